@@ -1,0 +1,73 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { EVENT_TYPES, INSTANCE_STATUSES, type InstanceStatus } from '@app/contracts';
+import { PageQueryDto } from '../../common/page-query.dto';
+import { IsSigningSecret, IsWebhookUrl } from '../../common/validators';
+
+const NAME_RULE = 'must be 1-100 characters, not only spaces';
+
+export class CreateInstanceDto {
+  /** A name for people; defaults to one derived from the id. */
+  @IsOptional()
+  @IsString()
+  @MinLength(1, { message: NAME_RULE })
+  @MaxLength(100, { message: NAME_RULE })
+  @Matches(/\S/, { message: NAME_RULE })
+  name?: string;
+
+  /** Create the instance on the simulated network (test mode). */
+  @IsOptional()
+  @IsBoolean()
+  sandbox?: boolean;
+}
+
+export class RenameInstanceDto {
+  @IsString()
+  @MinLength(1, { message: NAME_RULE })
+  @MaxLength(100, { message: NAME_RULE })
+  @Matches(/\S/, { message: NAME_RULE })
+  name!: string;
+}
+
+/** Fields left out keep their value; empty strings clear `webhookUrl` and `eventSigningSecret`. */
+export class UpdateInstanceSettingsDto {
+  @IsOptional()
+  @IsBoolean()
+  useCustomDefaults?: boolean;
+
+  @IsOptional()
+  @IsBoolean()
+  pullMode?: boolean;
+
+  /** http(s) URL that receives events; empty string removes it. */
+  @IsOptional()
+  @IsString()
+  @IsWebhookUrl()
+  webhookUrl?: string;
+
+  /** Signing secret (write-only in intent: keep it server-side); empty string removes it. */
+  @IsOptional()
+  @IsString()
+  @IsSigningSecret()
+  eventSigningSecret?: string;
+
+  @IsOptional()
+  @IsBoolean()
+  historySync?: boolean;
+
+  /** Event types to deliver; empty means all. Session events always pass. */
+  @ApiProperty({ enum: EVENT_TYPES, isArray: true, required: false })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(EVENT_TYPES.length, { message: `must have at most ${EVENT_TYPES.length} items` })
+  @IsIn(EVENT_TYPES, { each: true, message: `must contain only event types (${EVENT_TYPES.join(', ')})` })
+  eventFilters?: string[];
+}
+
+export class ListInstancesQueryDto extends PageQueryDto {
+  /** Only instances in this status. */
+  @ApiProperty({ enum: INSTANCE_STATUSES, required: false })
+  @IsOptional()
+  @IsIn(INSTANCE_STATUSES, { message: `must be one of ${INSTANCE_STATUSES.join(', ')}` })
+  status?: InstanceStatus;
+}

@@ -1,0 +1,26 @@
+import type { InstanceRecord } from '@app/database';
+import type { InstanceDetailDto, InstanceSettingsDto } from './dto/instance-detail.dto';
+
+export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
+  const { settings } = record;
+  return {
+    useCustomDefaults: settings.useCustomDefaults,
+    pullMode: settings.pullMode,
+    webhookUrl: settings.webhookUrl ?? '',
+    eventSigningSecret: settings.eventSigningSecret ?? '',
+    historySync: settings.historySync,
+    eventFilters: settings.eventFilters,
+  };
+}
+
+export function toInstanceDetail(record: InstanceRecord): InstanceDetailDto {
+  return {
+    id: record.id,
+    name: record.name,
+    hasApiKey: record.hasApiKey,
+    settings: toSettingsDto(record),
+    status: record.status,
+    deviceId: record.deviceId ?? '',
+    created: record.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,109 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { AppError, isPaired, liveStatusKey, shardOf, type CustomerScope, type InstanceScope } from '@app/contracts';
+import { InstanceRepository, type InstanceSettings } from '@app/database';
+import { CommandClient, RedisService } from '@app/redis';
+import { issueApiKey, newId } from '@app/security';
+import { KeyResolver } from '../auth/key-resolver.service';
+import { pageWindow } from '../common/page-query.dto';
+import type { CreatedInstanceDto, InstanceDetailDto, InstancePageDto, InstanceSettingsDto } from './dto/instance-detail.dto';
+import type { CreateInstanceDto, ListInstancesQueryDto, RenameInstanceDto, UpdateInstanceSettingsDto } from './dto/instance-requests.dto';
+import type { PacingDto } from './dto/pacing.dto';
+import { toInstanceDetail, toSettingsDto } from './instance-detail.mapper';
+
+/** Converts the API's empty-string "unset" into storage's null. */
+export function toStoredSettings(dto: UpdateInstanceSettingsDto): Partial<InstanceSettings> {
+  const { webhookUrl, eventSigningSecret, eventFilters, ...flags } = dto;
+  return {
+    ...flags,
+    ...(webhookUrl !== undefined ? { webhookUrl: webhookUrl || null } : {}),
+    ...(eventSigningSecret !== undefined ? { eventSigningSecret: eventSigningSecret || null } : {}),
+    ...(eventFilters !== undefined ? { eventFilters: [...new Set(eventFilters)] } : {}),
+  };
+}
+
+@Injectable()
+export class InstancesService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly instances: InstanceRepository,
+    private readonly keys: KeyResolver,
+    private readonly commands: CommandClient,
+    private readonly redis: RedisService,
+  ) {}
+
+  async create(scope: CustomerScope, dto: CreateInstanceDto): Promise<CreatedInstanceDto> {
+    const sandbox = dto.sandbox ?? false;
+    if (sandbox && !this.config.sandboxEnabled) throw AppError.validation('sandbox is disabled on this server');
+    const id = newId('ins');
+    const key = issueApiKey('instance');
+    const name = dto.name?.trim() ?? `instance-${id.slice(4, 10)}`;
+    const record = await this.instances.create(scope, { id, name, shard: shardOf(id, this.config.shardCount), sandbox, apiKey: key });
+    return { ...toInstanceDetail(record), apiKey: key.key };
+  }
+
+  async get(scope: CustomerScope, id: string): Promise<InstanceDetailDto> {
+    return toInstanceDetail(await this.require(scope, id));
+  }
+
+  async getSettings(scope: InstanceScope): Promise<InstanceSettingsDto> {
+    return toSettingsDto(await this.require(scope, scope.instanceId));
+  }
+
+  async list(scope: CustomerScope, query: ListInstancesQueryDto): Promise<InstancePageDto> {
+    const { pageNumber, pageSize, skip } = pageWindow(query);
+    const page = await this.instances.list(scope, skip, pageSize, query.status);
+    return { items: page.items.map(toInstanceDetail), totalCount: page.totalCount, pageNumber, pageSize };
+  }
+
+  async rename(scope: CustomerScope, id: string, dto: RenameInstanceDto): Promise<void> {
+    if (!(await this.instances.rename(scope, id, dto.name.trim()))) throw new AppError('not_found');
+  }
+
+  async updateSettings(scope: CustomerScope, id: string, dto: UpdateInstanceSettingsDto): Promise<void> {
+    if (!(await this.instances.updateSettings(scope, id, toStoredSettings(dto)))) throw new AppError('not_found');
+  }
+
+  /** Issues a new instance key; the previous one stops working on every replica at once. */
+  async regenerateKey(scope: CustomerScope, id: string): Promise<string> {
+    const key = issueApiKey('instance');
+    const previous = await this.instances.replaceApiKey(scope, id, key);
+    if (previous === undefined) throw new AppError('not_found');
+    if (previous) await this.keys.revokeKeyHashes([previous]);
+    return key.key;
+  }
+
+  async pacing(scope: CustomerScope, id: string): Promise<PacingDto> {
+    const minIntervalMs = await this.instances.sendInterval(scope, id);
+    if (minIntervalMs === undefined) throw new AppError('not_found');
+    return { minIntervalMs };
+  }
+
+  /** Takes effect from the instance's next batch of sends. */
+  async setPacing(scope: CustomerScope, id: string, dto: PacingDto): Promise<void> {
+    if (!(await this.instances.setSendInterval(scope, id, dto.minIntervalMs))) throw new AppError('not_found');
+  }
+
+  /** Closes and reopens the instance's network session on its owning worker. */
+  async restart(scope: CustomerScope, id: string): Promise<void> {
+    await this.require(scope, id);
+    await this.commands.request(id, 'session.restart', {});
+  }
+
+  /** Unlinks a paired device first, so deleting never leaves a linked device behind on the phone. */
+  async delete(scope: CustomerScope, id: string): Promise<void> {
+    const record = await this.require(scope, id);
+    if (isPaired(record.status)) await this.commands.request(id, 'session.logout', {});
+    const keyHash = await this.instances.delete(scope, id);
+    if (keyHash === undefined) throw new AppError('not_found');
+    if (keyHash) await this.keys.revokeKeyHashes([keyHash]);
+    await this.keys.forgetInstance(id);
+    await this.redis.client.del(liveStatusKey(this.config.queuePrefix, id));
+  }
+
+  private async require(scope: CustomerScope, id: string) {
+    const record = await this.instances.find(scope, id);
+    if (!record) throw new AppError('not_found');
+    return record;
+  }
+}

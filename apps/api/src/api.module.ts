@@ -1,0 +1,38 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule, type AppConfig } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { ObservabilityModule, loggerModule } from '@app/observability';
+import { RedisModule } from '@app/redis';
+import { AccountModule } from './account/account.module';
+import { AdminModule } from './admin/admin.module';
+import { AuthModule } from './auth/auth.module';
+import { InstanceStateModule } from './instance-state/instance-state.module';
+import { InstanceModule } from './instance/instance.module';
+import { MessagesModule } from './messages/messages.module';
+import { SandboxModule } from './sandbox/sandbox.module';
+import { SessionModule } from './session/session.module';
+
+@Module({})
+export class ApiModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        loggerModule(config, 'api'),
+        DatabaseModule,
+        RedisModule,
+        ObservabilityModule,
+        AuthModule,
+        InstanceStateModule,
+        AccountModule,
+        InstanceModule,
+        SessionModule,
+        MessagesModule,
+        AdminModule,
+        // The sandbox control surface does not exist at all when the operator switches test mode off.
+        ...(config.sandboxEnabled ? [SandboxModule] : []),
+      ],
+    };
+  }
+}

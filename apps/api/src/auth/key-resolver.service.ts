@@ -1,0 +1,85 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { CredentialRepository, type KeyPrincipal } from '@app/database';
+import { InvalidationBus } from '@app/redis';
+import { apiKeyKind, hashApiKey } from '@app/security';
+
+const KEY_TOPIC = 'api-key';
+const INSTANCE_TOPIC = 'instance';
+const MAX_ENTRIES = 50_000;
+
+interface Cached<T> {
+  value: T;
+  expiresAt: number;
+}
+
+/**
+ * Resolves API keys to principals. Lookups are cached in-process only while the Redis invalidation
+ * channel is live, so a revoked key stops working on every replica as soon as the revocation is published.
+ */
+@Injectable()
+export class KeyResolver implements OnModuleInit {
+  private readonly principals = new Map<string, Cached<KeyPrincipal>>();
+  private readonly owners = new Map<string, Cached<string>>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly credentials: CredentialRepository,
+    private readonly bus: InvalidationBus,
+  ) {}
+
+  onModuleInit(): void {
+    this.bus.subscribe(KEY_TOPIC, (hash) => this.principals.delete(hash));
+    this.bus.subscribe(INSTANCE_TOPIC, (instanceId) => this.owners.delete(instanceId));
+    this.bus.onLost(() => {
+      this.principals.clear();
+      this.owners.clear();
+    });
+  }
+
+  async principalFor(key: string): Promise<KeyPrincipal | null> {
+    if (!apiKeyKind(key)) return null;
+    const hash = hashApiKey(key);
+    const cached = this.fresh(this.principals, hash);
+    if (cached) return cached;
+    const principal = await this.credentials.principalForKeyHash(hash);
+    if (principal) this.remember(this.principals, hash, principal);
+    return principal;
+  }
+
+  async ownerOf(instanceId: string): Promise<string | null> {
+    const cached = this.fresh(this.owners, instanceId);
+    if (cached) return cached;
+    const owner = await this.credentials.ownerOfInstance(instanceId);
+    if (owner) this.remember(this.owners, instanceId, owner);
+    return owner;
+  }
+
+  /** Tells every replica (this one included) that these key hashes are no longer valid. */
+  async revokeKeyHashes(hashes: string[]): Promise<void> {
+    for (const hash of hashes) {
+      this.principals.delete(hash);
+      await this.bus.publish(KEY_TOPIC, hash);
+    }
+  }
+
+  async forgetInstance(instanceId: string): Promise<void> {
+    this.owners.delete(instanceId);
+    await this.bus.publish(INSTANCE_TOPIC, instanceId);
+  }
+
+  private fresh<T>(cache: Map<string, Cached<T>>, key: string): T | undefined {
+    if (!this.bus.isLive) return undefined;
+    const entry = cache.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt > Date.now()) return entry.value;
+    cache.delete(key);
+    return undefined;
+  }
+
+  private remember<T>(cache: Map<string, Cached<T>>, key: string, value: T): void {
+    if (!this.bus.isLive || this.config.keyCacheTtlMs === 0) return;
+    if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+    cache.set(key, { value, expiresAt: Date.now() + this.config.keyCacheTtlMs });
+  }
+}

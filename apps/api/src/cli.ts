@@ -1,0 +1,42 @@
+import 'reflect-metadata';
+import { Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { parseArgs } from 'node:util';
+import { ConfigError, ConfigModule, loadConfig } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { plainToInstance } from 'class-transformer';
+import { validate } from 'class-validator';
+import { CustomersService } from './admin/customers.service';
+import { CreateCustomerDto } from './admin/dto/customer.dto';
+import { toAppError } from './common/validation';
+
+const USAGE = 'usage: npm run cli -- customers:create --name <name>';
+
+async function createCustomer(args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { name: { type: 'string' } }, strict: true });
+  const dto = plainToInstance(CreateCustomerDto, { name: values.name });
+  const errors = await validate(dto);
+  if (errors.length > 0) throw new Error(`${toAppError(errors).detail}\n${USAGE}`);
+
+  @Module({ imports: [ConfigModule.forRoot(loadConfig()), DatabaseModule], providers: [CustomersService] })
+  class CliModule {}
+
+  const context = await NestFactory.createApplicationContext(CliModule, { logger: false });
+  try {
+    const customer = await context.get(CustomersService).create(dto);
+    process.stdout.write(`${JSON.stringify(customer)}\n`);
+  } finally {
+    await context.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  if (command === 'customers:create') return createCustomer(rest);
+  throw new Error(USAGE);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError || error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,29 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiResponse } from '@nestjs/swagger';
+import { ErrorBodyDto } from './error-body.dto';
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: 'invalid request: `invalid request body`, or `validation error: <field> ...`',
+  401: 'missing or invalid API key: `unauthorized`',
+  403: 'not allowed: `device not paired` or `forbidden: <reason>`',
+  404: 'no such resource: `not found`',
+  409: 'device not paired',
+  413: 'request body too large',
+  422: 'idempotency key reused with a different request',
+  429: 'rate limited; see the Retry-After header',
+  503: 'instance not available',
+};
+
+/** Documents error responses, all with the `{status, detail}` body. */
+export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorator {
+  return applyDecorators(
+    ...statuses.map((status) =>
+      ApiResponse({
+        status,
+        description: DESCRIPTIONS[status] ?? 'error',
+        type: ErrorBodyDto,
+        headers: status === 429 ? { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } } : undefined,
+      }),
+    ),
+  );
+}

@@ -1,0 +1,68 @@
+import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import { AppError } from '@app/contracts';
+
+/** Constraints that mean "the JSON has the wrong shape" rather than "a value breaks a rule". */
+const TYPE_CONSTRAINTS = new Set(['isString', 'isBoolean', 'isInt', 'isNumber', 'isArray', 'isObject', 'nestedValidation']);
+
+interface Violation {
+  path: string;
+  property: string;
+  constraint: string;
+  message: string;
+}
+
+function joinPath(parent: string, property: string): string {
+  if (/^\d+$/.test(property)) return `${parent}[${property}]`;
+  return parent ? `${parent}.${property}` : property;
+}
+
+function collect(errors: ValidationError[], parent = ''): Violation[] {
+  return errors.flatMap((error) => {
+    const path = joinPath(parent, error.property);
+    const constraints = Object.entries(error.constraints ?? {});
+    // A missing required field fails every other rule too; "is required" is the whole story.
+    const relevant = constraints.some(([name]) => name === 'isDefined')
+      ? constraints.filter(([name]) => name === 'isDefined')
+      : constraints;
+    const own = relevant.map(([constraint, message]) => ({ path, property: error.property, constraint, message }));
+    return [...own, ...collect(error.children ?? [], path)];
+  });
+}
+
+/** `buttons[2].text must be at most 20 characters`, whatever the decorator's own wording of the property. */
+function describe(violation: Violation): string {
+  if (violation.constraint === 'whitelistValidation') return `property ${violation.path} should not exist`;
+  const { property, message } = violation;
+  const predicate = message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
+  return `${violation.path} ${predicate}`;
+}
+
+export function toAppError(errors: ValidationError[]): AppError {
+  const violations = collect(errors);
+  if (violations.length === 0 || violations.some((violation) => TYPE_CONSTRAINTS.has(violation.constraint))) {
+    return new AppError('invalid_body');
+  }
+  return AppError.validation([...new Set(violations.map(describe))].join('; '));
+}
+
+/** Validate once, at the edge: unknown fields rejected, every problem reported with its field path. */
+class EdgeValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'body') {
+      // An absent body is an empty object; a JSON array or scalar is never a valid request body here.
+      if (value === undefined) value = {};
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('invalid_body');
+    }
+    return super.transform(value, metadata);
+  }
+}
+
+export function createValidationPipe(): ValidationPipe {
+  return new EdgeValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    transform: true,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors) => toAppError(errors),
+  });
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { MediaSends } from './media-sends.service';
+import { MessageRules } from './message-rules';
+import { MessageSends } from './message-sends.service';
+import { MessagesController } from './messages.controller';
+import { MessagesService } from './messages.service';
+import { SendQueues } from './send-queues';
+
+@Module({ controllers: [MessagesController], providers: [MessagesService, MessageSends, MediaSends, MessageRules, SendQueues] })
+export class MessagesModule {}

@@ -1,0 +1,38 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { ADMIN_KEY_SCHEME, API_KEY_SCHEME, INSTANCE_ID_SCHEME } from './auth/auth.decorators';
+import { ErrorBodyDto } from './common/error-body.dto';
+
+export const API_VERSION = '2.0.0';
+
+export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
+  const config = new DocumentBuilder()
+    .setTitle('Messaging Gateway API')
+    .setDescription(
+      'Multi-tenant REST API for messaging-network instances: sessions, messages, chats, contacts, groups, ' +
+        'communities and signed event delivery. Every error body is `{status, detail}`. ' +
+        'Account endpoints take the customer key in `X-Api-Key`; instance endpoints also need `X-Instance-Id` ' +
+        "and accept the customer key or that instance's own key.",
+    )
+    .setVersion(API_VERSION)
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'Customer key, or an instance key on instance endpoints' },
+      API_KEY_SCHEME,
+    )
+    .addApiKey({ type: 'apiKey', in: 'header', name: 'X-Instance-Id', description: 'The instance the request acts on' }, INSTANCE_ID_SCHEME)
+    .addApiKey(
+      { type: 'apiKey', in: 'header', name: 'X-Admin-Key', description: 'Operator key from the server configuration' },
+      ADMIN_KEY_SCHEME,
+    )
+    .build();
+  return SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto] });
+}
+
+export function mountApiDocs(app: INestApplication): OpenAPIObject {
+  const document = createOpenApiDocument(app);
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    swaggerOptions: { persistAuthorization: true, displayRequestDuration: true },
+  });
+  return document;
+}

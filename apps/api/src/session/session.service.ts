@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { toBuffer } from 'qrcode';
+import { AppError, isPaired, type InstanceScope } from '@app/contracts';
+import { CommandClient } from '@app/redis';
+import { LiveStatusReader } from '../instance-state/live-status.reader';
+import type { PairCodeDto, QrCodeDto, SessionStatusDto } from './dto/session.dto';
+
+const PHONE = /^\+?[1-9]\d{6,14}$/;
+
+@Injectable()
+export class SessionService {
+  constructor(
+    private readonly commands: CommandClient,
+    private readonly statuses: LiveStatusReader,
+  ) {}
+
+  async qrText(scope: InstanceScope): Promise<QrCodeDto> {
+    await this.assertNotPaired(scope);
+    return this.commands.request(scope.instanceId, 'session.qr', {});
+  }
+
+  async qrImage(scope: InstanceScope): Promise<Buffer> {
+    const { code } = await this.qrText(scope);
+    return toBuffer(code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
+  }
+
+  async pairCode(scope: InstanceScope, phone: string): Promise<PairCodeDto> {
+    if (!PHONE.test(phone)) throw AppError.validation('phone must be an international number: digits with country code, 7-15 digits');
+    await this.assertNotPaired(scope);
+    return this.commands.request(scope.instanceId, 'session.pairCode', { phone: phone.replace(/^\+/, '') });
+  }
+
+  async status(scope: InstanceScope): Promise<SessionStatusDto> {
+    const live = await this.statuses.read(scope);
+    return { isConnected: live.status === 'connected', isLoggedIn: isPaired(live.status), deviceId: live.deviceId ?? '' };
+  }
+
+  async logout(scope: InstanceScope): Promise<void> {
+    const live = await this.statuses.read(scope);
+    if (!isPaired(live.status)) throw new AppError('device_not_paired');
+    await this.commands.request(scope.instanceId, 'session.logout', {});
+  }
+
+  async flushHistory(scope: InstanceScope): Promise<void> {
+    await this.commands.request(scope.instanceId, 'session.flushHistory', {});
+  }
+
+  async restart(scope: InstanceScope): Promise<void> {
+    await this.commands.request(scope.instanceId, 'session.restart', {});
+  }
+
+  private async assertNotPaired(scope: InstanceScope): Promise<void> {
+    if (isPaired((await this.statuses.read(scope)).status)) throw new AppError('device_already_paired');
+  }
+}

@@ -1,0 +1,124 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { PermanentSendError, phoneOfJid, shardOf } from '@app/contracts';
+import { MessageRepository, type StoredMessage } from '@app/database';
+import { InstanceSessions } from '../sessions/instance-sessions.service';
+import { MediaResolver } from './media-resolver';
+
+const BATCH = 200;
+/** Operations change other messages; they are not messages of their own in the chat. */
+const OPERATION_KINDS = new Set(['edit', 'delete', 'delete_for_me', 'reaction', 'read', 'star', 'pin']);
+
+interface Drain {
+  again: boolean;
+  done: Promise<void>;
+}
+
+/**
+ * Sends each instance's accepted messages in acceptance order, one instance never waiting on another.
+ * PostgreSQL holds the queue; a job, the reconciler or a reconnect only "kicks" an instance's drain.
+ */
+@Injectable()
+export class SendDispatcher {
+  private readonly logger = new Logger(SendDispatcher.name);
+  private readonly drains = new Map<string, Drain>();
+  private readonly lastSendAt = new Map<string, number>();
+  private holds: (shard: number) => boolean = () => false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly messages: MessageRepository,
+    private readonly sessions: InstanceSessions,
+    private readonly media: MediaResolver,
+  ) {
+    sessions.onConnected((instanceId) => void this.kick(instanceId));
+  }
+
+  setOwnershipCheck(holds: (shard: number) => boolean): void {
+    this.holds = holds;
+  }
+
+  /** Makes sure the instance's pending messages get sent; resolves when the drain this kick joined has finished. */
+  kick(instanceId: string): Promise<void> {
+    const running = this.drains.get(instanceId);
+    if (running) {
+      running.again = true;
+      return running.done;
+    }
+    const drain = { again: false } as Drain;
+    // A failed drain leaves its rows `accepted`; the reconciler or the next kick retries them. It must never take the worker down.
+    drain.done = this.drain(instanceId, drain)
+      .catch((error: Error) => this.logger.error(`${instanceId}: drain stopped: ${error.message}`))
+      .finally(() => this.drains.delete(instanceId));
+    this.drains.set(instanceId, drain);
+    return drain.done;
+  }
+
+  async idle(): Promise<void> {
+    await Promise.all([...this.drains.values()].map((drain) => drain.done));
+  }
+
+  private async drain(instanceId: string, state: Drain): Promise<void> {
+    const shard = shardOf(instanceId, this.config.shardCount);
+    const interval = await this.messages.sendInterval(instanceId);
+    do {
+      state.again = false;
+      const batch = await this.messages.pending(instanceId, BATCH);
+      for (const message of batch) {
+        // Only the shard's current owner may send, and only over a live link; otherwise the rows wait.
+        const session = this.holds(shard) ? this.sessions.connectedSession(instanceId) : undefined;
+        if (!session) return;
+        await this.pace(instanceId, interval);
+        const delivered = await this.sendOne(instanceId, message, async () => session.send(await this.media.resolve(message)));
+        if (!delivered) return;
+      }
+      if (batch.length === BATCH) state.again = true;
+    } while (state.again);
+  }
+
+  /** False when the network could not take the message now: stop and retry the same row later. */
+  private async sendOne(instanceId: string, message: StoredMessage, send: () => Promise<void>): Promise<boolean> {
+    try {
+      await send();
+    } catch (error) {
+      if (!(error instanceof PermanentSendError)) {
+        this.logger.warn(`${instanceId}: ${message.id} not sent yet: ${(error as Error).message}`);
+        return false;
+      }
+      const failed = { id: message.id, chatId: message.chatJid, status: 'failed', error: error.message };
+      await this.messages.recordOutcome(instanceId, message.id, { status: 'failed', error: error.message }, [
+        { eventType: 'message_status', data: failed },
+      ]);
+      await this.media.release(message);
+      return true;
+    }
+    const events: { eventType: 'message_status' | 'message'; data: Record<string, unknown> }[] = [
+      { eventType: 'message_status', data: { id: message.id, chatId: message.chatJid, status: 'sent' } },
+    ];
+    if (!OPERATION_KINDS.has(message.kind)) events.push({ eventType: 'message', data: this.ownMessageEvent(instanceId, message) });
+    await this.messages.recordOutcome(instanceId, message.id, { status: 'sent' }, events);
+    await this.media.release(message);
+    this.lastSendAt.set(instanceId, Date.now());
+    return true;
+  }
+
+  private async pace(instanceId: string, intervalMs: number): Promise<void> {
+    if (intervalMs <= 0) return;
+    const wait = (this.lastSendAt.get(instanceId) ?? 0) + intervalMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  }
+
+  private ownMessageEvent(instanceId: string, message: StoredMessage): Record<string, unknown> {
+    const self = this.sessions.selfJid(instanceId);
+    const text = typeof message.payload.text === 'string' ? message.payload.text : undefined;
+    return {
+      id: message.id,
+      time: new Date().toISOString(),
+      chatId: message.chatJid,
+      sender: { id: self ?? '', ...(self && phoneOfJid(self) ? { phone: phoneOfJid(self) } : {}), isMe: true },
+      isGroup: message.chatJid.endsWith('@g.us'),
+      type: message.kind,
+      ...(text !== undefined ? { text } : {}),
+    };
+  }
+}

@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { ConfigError, loadConfig } from '@app/config';
+import { ShardCoordinator } from './shards/shard-coordinator';
+import { WorkerModule } from './worker.module';
+
+async function bootstrap(): Promise<void> {
+  const config = loadConfig();
+  const app = await NestFactory.create<NestExpressApplication>(WorkerModule.forRoot(config), { bufferLogs: true });
+  const logger = app.get(Logger);
+  app.useLogger(logger);
+  app.disable('x-powered-by');
+  await app.listen(config.workerHealthPort, '0.0.0.0');
+  const coordinator = app.get(ShardCoordinator);
+  await coordinator.start();
+
+  // Shutdown order matters: stop taking work and hand shards over before the database and Redis close.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.log(`${signal}: handing over shards`);
+    await coordinator.stop();
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+bootstrap().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,263 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppError, isPaired, type EventType, type InstanceStatus } from '@app/contracts';
+import { InstanceLifecycleRepository, type OwnedInstance } from '@app/database';
+import type { CloseReason, NetworkSession, SessionHooks } from '@app/messaging';
+import { DriverRegistry } from './driver-registry';
+import { EventRecorder } from './event-recorder';
+import { SerialLanes } from './serial-lanes';
+import { StatusStore } from './status-store';
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_MAX_MS = 30_000;
+const QR_WAIT_MS = 5_000;
+
+interface ManagedSession {
+  instance: OwnedInstance;
+  session: NetworkSession;
+  status: InstanceStatus;
+  deviceId: string | null;
+  failures: number;
+  reconnectTimer?: NodeJS.Timeout;
+  stopped: boolean;
+}
+
+/** Jittered exponential backoff, so a network-wide outage does not reconnect every instance in the same instant. */
+export function reconnectDelay(failures: number, random = Math.random): number {
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** failures);
+  return Math.round(base * (0.8 + 0.4 * random()));
+}
+
+/**
+ * The network sessions of the instances this worker owns: connects paired instances, drives status
+ * transitions, reconnects with backoff, and turns what the drivers report into status and events.
+ */
+@Injectable()
+export class InstanceSessions {
+  private readonly logger = new Logger(InstanceSessions.name);
+  private readonly sessions = new Map<string, ManagedSession>();
+  private readonly lanes = new SerialLanes();
+  private readonly connectedListeners: ((instanceId: string) => void)[] = [];
+
+  constructor(
+    private readonly instances: InstanceLifecycleRepository,
+    private readonly drivers: DriverRegistry,
+    private readonly statuses: StatusStore,
+    private readonly events: EventRecorder,
+  ) {}
+
+  count(): number {
+    return this.sessions.size;
+  }
+
+  /** Called whenever an instance's link opens (e.g. to send what was accepted while it was down). */
+  onConnected(listener: (instanceId: string) => void): void {
+    this.connectedListeners.push(listener);
+  }
+
+  /** The user JID of the instance's paired device (`<phone>@s.whatsapp.net`), when known. */
+  selfJid(instanceId: string): string | undefined {
+    const deviceId = this.sessions.get(instanceId)?.deviceId;
+    const phone = deviceId ? /^(\d+)/.exec(deviceId)?.[1] : undefined;
+    return phone ? `${phone}@s.whatsapp.net` : undefined;
+  }
+
+  /** The instance's session if its link is up on this worker right now. */
+  connectedSession(instanceId: string): NetworkSession | undefined {
+    const managed = this.sessions.get(instanceId);
+    return managed && !managed.stopped && managed.status === 'connected' ? managed.session : undefined;
+  }
+
+  /** Connects every paired instance of a shard this worker just acquired. */
+  async openShard(shard: number): Promise<void> {
+    const instances = await this.instances.inShard(shard);
+    await Promise.all(
+      instances.map(async (instance) => {
+        // A pairing attempt belonged to the previous owner's session; the client asks for a new QR code.
+        if (instance.status === 'pairing') await this.statuses.set(instance.id, 'unpaired', null);
+        else if (isPaired(instance.status) && instance.sandbox)
+          await this.start(instance).catch((error: Error) => this.logger.warn(`${instance.id}: ${error.message}`));
+      }),
+    );
+  }
+
+  /** Closes (without unlinking) the sessions of a shard this worker no longer owns. */
+  async closeShard(shard: number): Promise<void> {
+    await Promise.all(
+      [...this.sessions.values()].filter((managed) => managed.instance.shard === shard).map((managed) => this.stop(managed)),
+    );
+  }
+
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.sessions.values()].map((managed) => this.stop(managed)));
+    await this.lanes.drain();
+  }
+
+  /** The instance's session, started if it has none yet (an unpaired instance starts pairing). */
+  async ensure(instanceId: string): Promise<ManagedSession> {
+    const existing = this.sessions.get(instanceId);
+    if (existing) return existing;
+    const instance = await this.instances.find(instanceId);
+    if (!instance) throw new AppError('not_found');
+    return this.start(instance);
+  }
+
+  async qr(instanceId: string): Promise<{ code: string }> {
+    const managed = await this.ensureUnpaired(instanceId);
+    const deadline = Date.now() + QR_WAIT_MS;
+    while (Date.now() < deadline) {
+      const code = managed.session.currentQr();
+      if (code) return { code };
+      if (managed.stopped) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new AppError('instance_unavailable');
+  }
+
+  async pairCode(instanceId: string, phone: string): Promise<{ code: string }> {
+    const managed = await this.ensureUnpaired(instanceId);
+    return { code: await managed.session.requestPairCode(phone) };
+  }
+
+  async logout(instanceId: string): Promise<{ loggedOut: boolean }> {
+    const instance = await this.instances.find(instanceId);
+    if (!instance) throw new AppError('not_found');
+    if (!isPaired(instance.status) && !this.sessions.get(instanceId)?.deviceId) throw new AppError('device_not_paired');
+    const managed = await this.ensure(instanceId);
+    await managed.session.logout();
+    return { loggedOut: true };
+  }
+
+  async restart(instanceId: string): Promise<{ restarted: boolean }> {
+    const managed = this.sessions.get(instanceId);
+    if (managed) await this.stop(managed);
+    const instance = await this.instances.find(instanceId);
+    if (!instance) throw new AppError('not_found');
+    if (!isPaired(instance.status)) return { restarted: false };
+    await this.start(instance);
+    return { restarted: true };
+  }
+
+  /** The link is known to be back (e.g. the simulated phone came online): try now instead of waiting out the backoff. */
+  reconnectNow(instanceId: string): void {
+    const managed = this.sessions.get(instanceId);
+    if (!managed || managed.stopped || managed.status === 'connected') return;
+    if (managed.reconnectTimer) clearTimeout(managed.reconnectTimer);
+    managed.reconnectTimer = undefined;
+    void this.connect(managed);
+  }
+
+  async flushHistory(instanceId: string): Promise<{ accepted: boolean }> {
+    const managed = this.sessions.get(instanceId);
+    if (!managed || managed.status !== 'connected') throw new AppError('instance_unavailable');
+    await managed.session.flushHistory();
+    return { accepted: true };
+  }
+
+  private async ensureUnpaired(instanceId: string): Promise<ManagedSession> {
+    const instance = await this.instances.find(instanceId);
+    if (!instance) throw new AppError('not_found');
+    if (isPaired(instance.status)) throw new AppError('device_already_paired');
+    return this.ensure(instanceId);
+  }
+
+  private async start(instance: OwnedInstance): Promise<ManagedSession> {
+    const driver = this.drivers.for(instance);
+    const managed = { instance, status: instance.status, deviceId: instance.deviceId, failures: 0, stopped: false } as ManagedSession;
+    managed.session = driver.createSession({ instanceId: instance.id, customerId: instance.customerId }, this.hooksFor(managed));
+    this.sessions.set(instance.id, managed);
+    await this.connect(managed);
+    return managed;
+  }
+
+  private async connect(managed: ManagedSession): Promise<void> {
+    if (managed.stopped) return;
+    if (isPaired(managed.status) && managed.status !== 'connecting') this.transition(managed, 'connecting');
+    try {
+      await managed.session.connect();
+    } catch (error) {
+      this.logger.warn(`${managed.instance.id}: connect failed: ${(error as Error).message}`);
+      this.scheduleReconnect(managed);
+    }
+  }
+
+  private async stop(managed: ManagedSession): Promise<void> {
+    managed.stopped = true;
+    if (managed.reconnectTimer) clearTimeout(managed.reconnectTimer);
+    if (this.sessions.get(managed.instance.id) === managed) this.sessions.delete(managed.instance.id);
+    await managed.session.close().catch((error: Error) => this.logger.warn(`${managed.instance.id}: close failed: ${error.message}`));
+  }
+
+  private hooksFor(managed: ManagedSession): SessionHooks {
+    const id = managed.instance.id;
+    return {
+      qr: () => {
+        if (managed.status !== 'pairing') this.transition(managed, 'pairing');
+      },
+      opened: ({ deviceId, isNewLogin }) => {
+        managed.failures = 0;
+        managed.deviceId = deviceId;
+        this.transition(managed, 'connected');
+        if (isNewLogin) this.record(id, 'logged_in', { deviceId });
+        this.connectedListeners.forEach((listener) => listener(id));
+      },
+      closed: (reason, detail) => this.onClosed(managed, reason, detail),
+      event: (eventType, data) => this.record(id, eventType, data),
+    };
+  }
+
+  private onClosed(managed: ManagedSession, reason: CloseReason, detail?: string): void {
+    if (managed.stopped && reason !== 'logged_out') return;
+    const id = managed.instance.id;
+    switch (reason) {
+      case 'logged_out':
+        void this.stop(managed);
+        managed.deviceId = null;
+        this.transition(managed, 'unpaired');
+        this.record(id, 'logged_out', { reason: detail ?? 'logged out' });
+        return;
+      case 'pairing_timeout':
+        void this.stop(managed);
+        this.transition(managed, 'unpaired');
+        return;
+      case 'replaced':
+        void this.stop(managed);
+        this.transition(managed, 'disconnected');
+        this.record(id, 'login_error', { id: managed.deviceId ?? '', error: detail ?? 'connection replaced' });
+        return;
+      case 'network':
+        if (isPaired(managed.status) || managed.deviceId) {
+          this.transition(managed, 'disconnected');
+          this.scheduleReconnect(managed);
+        }
+        return;
+      case 'stopped':
+        return;
+    }
+  }
+
+  private scheduleReconnect(managed: ManagedSession): void {
+    if (managed.stopped || managed.reconnectTimer) return;
+    const delay = reconnectDelay(managed.failures);
+    managed.failures += 1;
+    managed.reconnectTimer = setTimeout(() => {
+      managed.reconnectTimer = undefined;
+      void this.connect(managed);
+    }, delay);
+    managed.reconnectTimer.unref();
+  }
+
+  private transition(managed: ManagedSession, status: InstanceStatus): void {
+    managed.status = status;
+    const deviceId = status === 'unpaired' || status === 'pairing' ? null : managed.deviceId;
+    void this.lanes
+      .run(managed.instance.id, () => this.statuses.set(managed.instance.id, status, deviceId))
+      .catch((error: Error) => this.logger.error(`${managed.instance.id}: status ${status} not saved: ${error.message}`));
+  }
+
+  /** Events keep the order in which they happened for each instance. */
+  record(instanceId: string, eventType: EventType, data: Record<string, unknown>): void {
+    void this.lanes
+      .run(instanceId, () => this.events.record(instanceId, eventType, data))
+      .catch((error: Error) => this.logger.error(`${instanceId}: ${eventType} not recorded: ${error.message}`));
+  }
+}

@@ -1,0 +1,17 @@
+import { Controller, Get } from '@nestjs/common';
+import { InstanceSessions } from './sessions/instance-sessions.service';
+import { ShardCoordinator } from './shards/shard-coordinator';
+
+/** What this worker owns right now, for operators and the failover tests. */
+@Controller('status')
+export class WorkerStatusController {
+  constructor(
+    private readonly coordinator: ShardCoordinator,
+    private readonly sessions: InstanceSessions,
+  ) {}
+
+  @Get()
+  status(): { workerId: string; shards: number[]; sessions: number } {
+    return { workerId: this.coordinator.workerId, shards: this.coordinator.owned(), sessions: this.sessions.count() };
+  }
+}

@@ -1,0 +1,48 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { ConfigModule, type AppConfig } from '@app/config';
+import { DatabaseModule } from '@app/database';
+import { MessagingModule } from '@app/messaging';
+import { ObservabilityModule, loggerModule } from '@app/observability';
+import { RedisModule } from '@app/redis';
+import { MediaResolver } from './dispatch/media-resolver';
+import { SendDispatcher } from './dispatch/send-dispatcher';
+import { SendQueueConsumers } from './dispatch/send-queue-consumers';
+import { SendReconciler } from './dispatch/send-reconciler';
+import { CommandRouter } from './sessions/command-router';
+import { DriverRegistry } from './sessions/driver-registry';
+import { EventRecorder } from './sessions/event-recorder';
+import { InstanceSessions } from './sessions/instance-sessions.service';
+import { StatusStore } from './sessions/status-store';
+import { ShardCoordinator } from './shards/shard-coordinator';
+import { WorkerStatusController } from './worker-status.controller';
+
+/** The worker: owns network sessions (shards), sends, and event delivery. Only health, metrics and status are served over HTTP. */
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        loggerModule(config, 'worker'),
+        DatabaseModule,
+        RedisModule,
+        ObservabilityModule,
+        MessagingModule,
+      ],
+      controllers: [WorkerStatusController],
+      providers: [
+        StatusStore,
+        EventRecorder,
+        DriverRegistry,
+        InstanceSessions,
+        CommandRouter,
+        MediaResolver,
+        SendDispatcher,
+        SendQueueConsumers,
+        SendReconciler,
+        ShardCoordinator,
+      ],
+    };
+  }
+}

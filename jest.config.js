@@ -1,0 +1,39 @@
+// Unit tests sit beside the code (*.spec.ts); end-to-end tests live in test/ (*.e2e-spec.ts) and need the
+// PostgreSQL database, Redis and built apps that scripts/test.mjs prepares.
+const tsJest = [
+  'ts-jest',
+  {
+    tsconfig: 'tsconfig.json',
+    isolatedModules: false,
+    diagnostics: { warnOnly: false },
+    astTransformers: { before: ['<rootDir>/test/swagger-transformer.js'] },
+  },
+];
+
+const moduleNameMapper = {
+  '^@app/(config|contracts|database|messaging|observability|redis|security)$': '<rootDir>/libs/$1/src',
+};
+
+// request-filtering-agent ships only as an ES module; Node runs it natively, Jest needs it compiled to CommonJS.
+const esmPackages = ['request-filtering-agent'];
+const esmToCommonJs = [
+  'ts-jest',
+  { tsconfig: { allowJs: true, module: 'commonjs', esModuleInterop: true }, isolatedModules: true, diagnostics: false },
+];
+
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': tsJest, [`node_modules/(${esmPackages.join('|')})/.+\\.js$`]: esmToCommonJs },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmPackages.join('|')})/)`],
+  moduleNameMapper,
+  moduleFileExtensions: ['ts', 'js', 'json'],
+};
+
+module.exports = {
+  testTimeout: 60_000,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+  ],
+};

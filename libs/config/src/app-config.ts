@@ -1,0 +1,61 @@
+export interface RateLimitConfig {
+  /** Requests one API key may make per window. */
+  requests: number;
+  windowSeconds: number;
+}
+
+export interface AuthFailureLimitConfig {
+  /** Failed authentications one client address may cause per window before it is blocked. */
+  limit: number;
+  windowSeconds: number;
+  blockSeconds: number;
+}
+
+export interface AppConfig {
+  databaseUrl: string;
+  redisUrl: string;
+  port: number;
+  workerHealthPort: number;
+  adminApiKey: string;
+  /** 32-byte key for AES-256-GCM encryption of secrets at rest. */
+  encryptionKey: Buffer;
+  sandboxEnabled: boolean;
+  queuePrefix: string;
+  shardCount: number;
+  /** How long a worker's claim on a shard lasts without renewal; failover takes about this long. */
+  shardLeaseMs: number;
+  rateLimit: RateLimitConfig;
+  authFailureLimit: AuthFailureLimitConfig;
+  webhookAllowPrivateNetworks: boolean;
+  webhookAllowedHosts: string[];
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  trustProxy: boolean;
+  keyCacheTtlMs: number;
+}
+
+/** Every environment variable the gateway reads; `.env.example`, docker-compose and the benches are checked against it. */
+export const CONFIG_VARIABLES = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'PORT',
+  'WORKER_HEALTH_PORT',
+  'ADMIN_API_KEY',
+  'ENCRYPTION_KEY',
+  'SANDBOX_ENABLED',
+  'QUEUE_PREFIX',
+  'SHARD_COUNT',
+  'SHARD_LEASE_MS',
+  'RATE_LIMIT_REQUESTS',
+  'RATE_LIMIT_WINDOW_SECONDS',
+  'AUTH_FAILURE_LIMIT',
+  'AUTH_FAILURE_WINDOW_SECONDS',
+  'AUTH_FAILURE_BLOCK_SECONDS',
+  'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+  'WEBHOOK_ALLOWED_HOSTS',
+  'LOG_LEVEL',
+  'TRUST_PROXY',
+  'KEY_CACHE_TTL_MS',
+] as const;
+
+/** Names of the variables that hold secrets; their values never appear in logs or error messages. */
+export const SECRET_VARIABLES = ['ADMIN_API_KEY', 'ENCRYPTION_KEY', 'DATABASE_URL', 'REDIS_URL'] as const;

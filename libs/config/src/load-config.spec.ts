@@ -1,0 +1,76 @@
+import { CONFIG_VARIABLES } from './app-config';
+import { ConfigError, configVariablesRead, loadConfig } from './load-config';
+
+const minimal = {
+  DATABASE_URL: 'postgresql://postgres@127.0.0.1:5432/gateway',
+  ADMIN_API_KEY: 'an-admin-key-that-is-long-enough',
+  ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+};
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('fills documented defaults', () => {
+    const config = loadConfig(minimal);
+    expect(config).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379',
+      port: 3000,
+      workerHealthPort: 3001,
+      sandboxEnabled: true,
+      queuePrefix: 'mgw',
+      shardCount: 16,
+      rateLimit: { requests: 100, windowSeconds: 1 },
+      authFailureLimit: { limit: 30, windowSeconds: 60, blockSeconds: 900 },
+      webhookAllowPrivateNetworks: false,
+      webhookAllowedHosts: [],
+      logLevel: 'info',
+      trustProxy: false,
+    });
+    expect(config.encryptionKey).toHaveLength(32);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reports every problem at once, readably', () => {
+    expect(problemsOf({ PORT: 'eighty', SHARD_COUNT: '0', SANDBOX_ENABLED: 'maybe', LOG_LEVEL: 'loud' })).toEqual([
+      'ADMIN_API_KEY is required (the operator key for /admin/*, at least 24 characters)',
+      'DATABASE_URL is required (a postgres or postgresql URL)',
+      'PORT must be an integer from 0 to 65535, got "eighty"',
+      'ENCRYPTION_KEY is required (32 random bytes, base64: openssl rand -base64 32)',
+      'SANDBOX_ENABLED must be true or false, got "maybe"',
+      'SHARD_COUNT must be an integer from 1 to 1024, got "0"',
+      'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
+    ]);
+  });
+
+  it('rejects an encryption key of the wrong size without echoing it', () => {
+    const short = Buffer.alloc(16, 1).toString('base64');
+    const problems = problemsOf({ ...minimal, ENCRYPTION_KEY: short });
+    expect(problems).toEqual(['ENCRYPTION_KEY must be exactly 32 bytes encoded as base64 (openssl rand -base64 32)']);
+    expect(problems.join(' ')).not.toContain(short);
+  });
+
+  it('rejects a short admin key and a non-postgres database URL', () => {
+    expect(problemsOf({ ...minimal, ADMIN_API_KEY: 'short', DATABASE_URL: 'mysql://x/y' })).toEqual([
+      'ADMIN_API_KEY must be at least 24 characters long',
+      'DATABASE_URL must be a postgres or postgresql URL',
+    ]);
+  });
+
+  it('parses lists and booleans', () => {
+    const config = loadConfig({ ...minimal, WEBHOOK_ALLOWED_HOSTS: ' Hooks.Internal , 10.0.0.5 ,', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' });
+    expect(config.webhookAllowedHosts).toEqual(['hooks.internal', '10.0.0.5']);
+    expect(config.webhookAllowPrivateNetworks).toBe(true);
+  });
+
+  it('lists in CONFIG_VARIABLES exactly the variables it reads', () => {
+    expect([...configVariablesRead()].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+});

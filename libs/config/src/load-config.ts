@@ -1,0 +1,144 @@
+import type { AppConfig } from './app-config';
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+class EnvReader {
+  readonly problems: string[] = [];
+
+  constructor(private readonly env: Env) {}
+
+  /** Which variables were consulted, so a test can hold CONFIG_VARIABLES to what is really read. */
+  readonly names = new Set<string>();
+
+  private raw(name: string): string | undefined {
+    this.names.add(name);
+    const value = this.env[name]?.trim();
+    return value === '' ? undefined : value;
+  }
+
+  required(name: string, hint: string): string {
+    const value = this.raw(name);
+    if (value === undefined) this.problems.push(`${name} is required (${hint})`);
+    return value ?? '';
+  }
+
+  optional(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  url(name: string, fallback: string | undefined, protocols: string[]): string {
+    const value = fallback === undefined ? this.required(name, `a ${protocols.join(' or ')} URL`) : this.optional(name, fallback);
+    if (!value) return value;
+    try {
+      const parsed = new URL(value);
+      if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) this.problems.push(`${name} must be a ${protocols.join(' or ')} URL`);
+    } catch {
+      this.problems.push(`${name} is not a valid URL`);
+    }
+    return value;
+  }
+
+  int(name: string, fallback: number, min: number, max: number): number {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const parsed = Number(value);
+    if (!Number.isInteger(parsed) || parsed < min || parsed > max) {
+      this.problems.push(`${name} must be an integer from ${min} to ${max}, got "${value}"`);
+      return fallback;
+    }
+    return parsed;
+  }
+
+  bool(name: string, fallback: boolean): boolean {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['true', '1', 'yes', 'on'].includes(value)) return true;
+    if (['false', '0', 'no', 'off'].includes(value)) return false;
+    this.problems.push(`${name} must be true or false, got "${value}"`);
+    return fallback;
+  }
+
+  list(name: string): string[] {
+    return (this.raw(name) ?? '')
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter(Boolean);
+  }
+
+  oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
+    const value = this.raw(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    this.problems.push(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+    return fallback;
+  }
+
+  encryptionKey(name: string): Buffer {
+    const value = this.required(name, '32 random bytes, base64: openssl rand -base64 32');
+    if (!value) return Buffer.alloc(0);
+    const key = Buffer.from(value, 'base64');
+    if (key.length !== 32 || key.toString('base64') !== value.replace(/\s/g, '')) {
+      this.problems.push(`${name} must be exactly 32 bytes encoded as base64 (openssl rand -base64 32)`);
+    }
+    return key;
+  }
+}
+
+/** The names of the variables `loadConfig` consults (for tests that keep the documented list honest). */
+export function configVariablesRead(): string[] {
+  const read = new EnvReader({});
+  readAll(read);
+  return [...read.names];
+}
+
+/** Reads and validates the whole configuration at once, reporting every problem together. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  const read = new EnvReader(env);
+  const config = readAll(read);
+  if (read.problems.length > 0) throw new ConfigError(read.problems);
+  return Object.freeze(config);
+}
+
+function readAll(read: EnvReader): AppConfig {
+  const adminApiKey = read.required('ADMIN_API_KEY', 'the operator key for /admin/*, at least 24 characters');
+  if (adminApiKey && adminApiKey.length < 24) read.problems.push('ADMIN_API_KEY must be at least 24 characters long');
+
+  const config: AppConfig = {
+    databaseUrl: read.url('DATABASE_URL', undefined, ['postgres', 'postgresql']),
+    redisUrl: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis', 'rediss']),
+    port: read.int('PORT', 3000, 0, 65535),
+    workerHealthPort: read.int('WORKER_HEALTH_PORT', 3001, 0, 65535),
+    adminApiKey,
+    encryptionKey: read.encryptionKey('ENCRYPTION_KEY'),
+    sandboxEnabled: read.bool('SANDBOX_ENABLED', true),
+    queuePrefix: read.optional('QUEUE_PREFIX', 'mgw'),
+    shardCount: read.int('SHARD_COUNT', 16, 1, 1024),
+    shardLeaseMs: read.int('SHARD_LEASE_MS', 15_000, 1_000, 300_000),
+    rateLimit: {
+      requests: read.int('RATE_LIMIT_REQUESTS', 100, 1, 1_000_000),
+      windowSeconds: read.int('RATE_LIMIT_WINDOW_SECONDS', 1, 1, 3600),
+    },
+    authFailureLimit: {
+      limit: read.int('AUTH_FAILURE_LIMIT', 30, 1, 1_000_000),
+      windowSeconds: read.int('AUTH_FAILURE_WINDOW_SECONDS', 60, 1, 86_400),
+      blockSeconds: read.int('AUTH_FAILURE_BLOCK_SECONDS', 900, 1, 86_400),
+    },
+    webhookAllowPrivateNetworks: read.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
+    webhookAllowedHosts: read.list('WEBHOOK_ALLOWED_HOSTS'),
+    logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+    trustProxy: read.bool('TRUST_PROXY', false),
+    keyCacheTtlMs: read.int('KEY_CACHE_TTL_MS', 30_000, 0, 3_600_000),
+  };
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(config.queuePrefix)) read.problems.push('QUEUE_PREFIX must be 1-32 letters, digits, "-" or "_"');
+  if (config.port !== 0 && config.port === config.workerHealthPort) read.problems.push('PORT and WORKER_HEALTH_PORT must differ');
+  return config;
+}

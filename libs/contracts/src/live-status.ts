@@ -1,0 +1,17 @@
+import type { InstanceStatus } from './instance';
+
+/** The instance state the owning worker keeps in Redis for fast reads by the API (PostgreSQL holds the same). */
+export interface LiveStatus {
+  status: InstanceStatus;
+  deviceId: string | null;
+  updatedAt: number;
+}
+
+export function liveStatusKey(prefix: string, instanceId: string): string {
+  return `${prefix}:instance:${instanceId}:status`;
+}
+
+/** Paired means the network knows a linked device for this instance, whether or not the link is up now. */
+export function isPaired(status: InstanceStatus): boolean {
+  return status === 'connected' || status === 'connecting' || status === 'disconnected';
+}

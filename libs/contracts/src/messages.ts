@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+
+/** What the gateway asks the network to do for one accepted message row. */
+export const MESSAGE_KINDS = [
+  'text',
+  'image',
+  'video',
+  'audio',
+  'voice',
+  'document',
+  'sticker',
+  'contact',
+  'location',
+  'link',
+  'buttons',
+  'list',
+  'edit',
+  'delete',
+  'delete_for_me',
+  'reaction',
+  'read',
+  'star',
+  'pin',
+] as const;
+
+export type MessageKind = (typeof MESSAGE_KINDS)[number];
+
+export const MEDIA_KINDS = ['image', 'video', 'audio', 'voice', 'document', 'sticker'] as const;
+
+/** How a stored media send refers to its content: bytes kept with the message, or a URL fetched at send time. */
+export type MediaSource = { blobId: string; mimeType: string; size: number; sha256: string } | { url: string; mimeType?: string };
+
+export interface OutboundMessage {
+  id: string;
+  kind: MessageKind;
+  chatJid: string;
+  payload: Record<string, unknown>;
+  /** The media content, resolved by the worker just before sending. */
+  media?: { data: Buffer; mimeType: string };
+}
+
+/** Largest media a send may carry (inline or fetched). */
+export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
+
+/** Raised by drivers for a send the network refused for good; anything else is retried. */
+export class PermanentSendError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PermanentSendError';
+  }
+}
+
+/** Message ids in the network's own format (`3EB0` + 18 upper-case hex digits), generated when a send is accepted. */
+export function newMessageId(): string {
+  return `3EB0${randomBytes(9).toString('hex').toUpperCase()}`;
+}

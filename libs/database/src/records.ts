@@ -1,0 +1,45 @@
+import type { InstanceStatus } from '@app/contracts';
+
+/** Event-delivery settings as stored; secrets are decrypted only inside the repositories. */
+export interface InstanceSettings {
+  useCustomDefaults: boolean;
+  pullMode: boolean;
+  webhookUrl: string | null;
+  eventSigningSecret: string | null;
+  historySync: boolean;
+  eventFilters: string[];
+}
+
+export interface InstanceRecord {
+  id: string;
+  customerId: string;
+  name: string;
+  status: InstanceStatus;
+  deviceId: string | null;
+  shard: number;
+  sandbox: boolean;
+  hasApiKey: boolean;
+  createdAt: Date;
+  settings: InstanceSettings;
+}
+
+export interface CustomerDefaults {
+  defaultWebhookUrl: string | null;
+  defaultSigningSecret: string | null;
+  defaultEventFilters: string[];
+  defaultHistorySync: boolean;
+  defaultPullMode: boolean;
+}
+
+export interface CustomerRecord {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+export type KeyPrincipal = { kind: 'customer'; customerId: string } | { kind: 'instance'; customerId: string; instanceId: string };
+
+export interface Page<T> {
+  items: T[];
+  totalCount: number;
+}

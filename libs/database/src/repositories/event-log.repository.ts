@@ -1,0 +1,57 @@
+import { Injectable } from '@nestjs/common';
+import type { EventEnvelope, EventType } from '@app/contracts';
+import { newEventId } from '@app/contracts';
+import { PrismaService } from '../prisma.service';
+
+export interface StoredEvent {
+  seq: bigint;
+  envelope: EventEnvelope;
+}
+
+@Injectable()
+export class EventLogRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  /**
+   * Appends an event with the instance's next sequence number in one statement: the counter row is locked only
+   * until this statement commits, so concurrent appends of an instance are numbered in commit order.
+   */
+  async append(
+    instanceId: string,
+    eventType: EventType,
+    eventData: Record<string, unknown>,
+    receivedAt = new Date(),
+  ): Promise<StoredEvent | null> {
+    const envelope: EventEnvelope = {
+      eventId: newEventId(receivedAt.getTime()),
+      instanceId,
+      eventType,
+      receivedAt: receivedAt.toISOString(),
+      eventData,
+    };
+    const rows = await this.prisma.$queryRaw<{ seq: bigint }[]>`
+      WITH counter AS (UPDATE instances SET event_seq = event_seq + 1 WHERE id = ${instanceId} RETURNING event_seq)
+      INSERT INTO event_log (id, instance_id, seq, event_type, received_at, data)
+      SELECT ${envelope.eventId}, ${instanceId}, event_seq, ${eventType}, ${receivedAt}, ${JSON.stringify(eventData)}::jsonb FROM counter
+      RETURNING seq`;
+    return rows.length === 1 ? { seq: rows[0].seq, envelope } : null;
+  }
+
+  async list(instanceId: string, afterSeq: bigint, limit: number, eventTypes?: string[]): Promise<StoredEvent[]> {
+    const rows = await this.prisma.eventLog.findMany({
+      where: { instanceId, seq: { gt: afterSeq }, ...(eventTypes ? { eventType: { in: eventTypes } } : {}) },
+      orderBy: { seq: 'asc' },
+      take: limit,
+    });
+    return rows.map((row) => ({
+      seq: row.seq,
+      envelope: {
+        eventId: row.id,
+        instanceId: row.instanceId,
+        eventType: row.eventType as EventType,
+        receivedAt: row.receivedAt.toISOString(),
+        eventData: row.data as Record<string, unknown>,
+      },
+    }));
+  }
+}

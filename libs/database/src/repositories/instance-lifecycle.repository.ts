@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import type { InstanceStatus } from '@app/contracts';
+import { PrismaService } from '../prisma.service';
+
+export interface OwnedInstance {
+  id: string;
+  customerId: string;
+  shard: number;
+  sandbox: boolean;
+  status: InstanceStatus;
+  deviceId: string | null;
+}
+
+const OWNED_FIELDS = { id: true, customerId: true, shard: true, sandbox: true, status: true, deviceId: true } as const;
+
+/** The worker's view of instances: it acts on the instances of the shards it leases, whoever their customer is. */
+@Injectable()
+export class InstanceLifecycleRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async find(instanceId: string): Promise<OwnedInstance | null> {
+    return this.prisma.instance.findUnique({ where: { id: instanceId }, select: OWNED_FIELDS });
+  }
+
+  async inShard(shard: number): Promise<OwnedInstance[]> {
+    return this.prisma.instance.findMany({ where: { shard }, select: OWNED_FIELDS, orderBy: { createdAt: 'asc' } });
+  }
+
+  /** Persists a transition; `deviceId: undefined` keeps the stored one. */
+  async setStatus(instanceId: string, status: InstanceStatus, deviceId?: string | null): Promise<void> {
+    await this.prisma.instance.updateMany({
+      where: { id: instanceId },
+      data: { status, statusChangedAt: new Date(), ...(deviceId !== undefined ? { deviceId } : {}) },
+    });
+  }
+}

@@ -1,0 +1,179 @@
+import { Injectable } from '@nestjs/common';
+import type { Prisma } from '../generated/prisma/client';
+import { PrismaService } from '../prisma.service';
+
+export interface SandboxDeviceState {
+  phone: string | null;
+  deviceId: string | null;
+  online: boolean;
+}
+
+export interface SandboxGroupInput {
+  jid: string;
+  name: string;
+  kind: 'group' | 'community' | 'announcement' | 'subgroup';
+  parentJid: string | null;
+  inviteCode: string;
+  participants: { jid: string; role: 'member' | 'admin' | 'superadmin' }[];
+}
+
+export interface SandboxMessageRecord {
+  id: string;
+  seq: bigint;
+  direction: 'outbound' | 'inbound';
+  chatJid: string;
+  senderJid: string;
+  type: string;
+  content: Record<string, unknown>;
+  status: string;
+  at: Date;
+}
+
+/** State of the simulated network, kept in PostgreSQL so it survives restarts and worker takeover. */
+@Injectable()
+export class SandboxRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async device(instanceId: string): Promise<SandboxDeviceState> {
+    const row = await this.prisma.sandboxDevice.findUnique({ where: { instanceId } });
+    return { phone: row?.phone ?? null, deviceId: row?.deviceId ?? null, online: row?.online ?? true };
+  }
+
+  async pair(instanceId: string, phone: string, deviceId: string): Promise<void> {
+    await this.prisma.sandboxDevice.upsert({
+      where: { instanceId },
+      create: { instanceId, phone, deviceId, pairedAt: new Date(), online: true },
+      update: { phone, deviceId, pairedAt: new Date(), online: true },
+    });
+  }
+
+  async unpair(instanceId: string): Promise<void> {
+    await this.prisma.sandboxDevice.updateMany({ where: { instanceId }, data: { deviceId: null, pairedAt: null } });
+  }
+
+  async setOnline(instanceId: string, online: boolean): Promise<void> {
+    await this.prisma.sandboxDevice.upsert({ where: { instanceId }, create: { instanceId, online }, update: { online } });
+  }
+
+  async upsertContact(
+    instanceId: string,
+    contact: { jid: string; lid?: string; pushName?: string; fullName?: string; businessName?: string },
+  ): Promise<void> {
+    const fields = {
+      lid: contact.lid ?? null,
+      pushName: contact.pushName ?? null,
+      fullName: contact.fullName ?? null,
+      businessName: contact.businessName ?? null,
+    };
+    await this.prisma.sandboxContact.upsert({
+      where: { instanceId_jid: { instanceId, jid: contact.jid } },
+      create: { instanceId, jid: contact.jid, ...fields },
+      update: fields,
+    });
+  }
+
+  async contact(instanceId: string, jid: string) {
+    return this.prisma.sandboxContact.findUnique({ where: { instanceId_jid: { instanceId, jid } } });
+  }
+
+  /** Creates groups (a community with its announcement group and sub-groups) in one transaction. */
+  async createGroups(instanceId: string, groups: SandboxGroupInput[]): Promise<void> {
+    await this.prisma.$transaction(
+      groups.map((group) =>
+        this.prisma.sandboxGroup.create({
+          data: {
+            instanceId,
+            jid: group.jid,
+            name: group.name,
+            kind: group.kind,
+            parentJid: group.parentJid,
+            inviteCode: group.inviteCode,
+            participants: { create: group.participants.map((p) => ({ jid: p.jid, role: p.role })) },
+          },
+        }),
+      ),
+    );
+  }
+
+  async recordMessage(
+    instanceId: string,
+    message: Omit<SandboxMessageRecord, 'seq' | 'at' | 'status'> & { status?: string },
+  ): Promise<SandboxMessageRecord> {
+    const row = await this.prisma.sandboxMessage.create({
+      data: { ...message, instanceId, content: message.content as Prisma.InputJsonObject },
+    });
+    return this.toMessage(row);
+  }
+
+  async message(instanceId: string, id: string): Promise<SandboxMessageRecord | null> {
+    const row = await this.prisma.sandboxMessage.findUnique({ where: { instanceId_id: { instanceId, id } } });
+    return row ? this.toMessage(row) : null;
+  }
+
+  /** Records the message unless the network already has this id; then it only counts the duplicate. */
+  async receiveOnce(instanceId: string, message: Omit<SandboxMessageRecord, 'seq' | 'at' | 'status'>): Promise<'received' | 'duplicate'> {
+    const inserted = await this.prisma.sandboxMessage.createMany({
+      data: [{ ...message, instanceId, content: message.content as Prisma.InputJsonObject }],
+      skipDuplicates: true,
+    });
+    if (inserted.count === 1) return 'received';
+    await this.prisma.sandboxMessage.update({
+      where: { instanceId_id: { instanceId, id: message.id } },
+      data: { duplicates: { increment: 1 } },
+    });
+    return 'duplicate';
+  }
+
+  async updateContent(instanceId: string, id: string, content: Record<string, unknown>): Promise<void> {
+    await this.prisma.sandboxMessage.update({
+      where: { instanceId_id: { instanceId, id } },
+      data: { content: content as Prisma.InputJsonObject },
+    });
+  }
+
+  async setMessageStatus(instanceId: string, id: string, status: string): Promise<void> {
+    await this.prisma.sandboxMessage.update({ where: { instanceId_id: { instanceId, id } }, data: { status } });
+  }
+
+  async messages(instanceId: string, direction?: 'outbound' | 'inbound'): Promise<SandboxMessageRecord[]> {
+    const rows = await this.prisma.sandboxMessage.findMany({
+      where: { instanceId, ...(direction ? { direction } : {}) },
+      orderBy: { seq: 'asc' },
+    });
+    return rows.map((row) => this.toMessage(row));
+  }
+
+  /** Removes everything the simulated network knew about an instance. */
+  async forget(instanceId: string): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.sandboxMessage.deleteMany({ where: { instanceId } }),
+      this.prisma.sandboxGroup.deleteMany({ where: { instanceId } }),
+      this.prisma.sandboxContact.deleteMany({ where: { instanceId } }),
+      this.prisma.sandboxDevice.deleteMany({ where: { instanceId } }),
+    ]);
+  }
+
+  private toMessage(row: {
+    id: string;
+    seq: bigint;
+    direction: string;
+    chatJid: string;
+    senderJid: string;
+    type: string;
+    content: Prisma.JsonValue;
+    status: string;
+    at: Date;
+  }): SandboxMessageRecord {
+    return {
+      id: row.id,
+      seq: row.seq,
+      direction: row.direction as SandboxMessageRecord['direction'],
+      chatJid: row.chatJid,
+      senderJid: row.senderJid,
+      type: row.type,
+      content: row.content as Record<string, unknown>,
+      status: row.status,
+      at: row.at,
+    };
+  }
+}

@@ -1,0 +1,6 @@
+export * from './driver';
+export * from './messaging.module';
+export * from './sandbox/sandbox-network';
+export * from './sandbox/sandbox-session';
+export * from './sandbox/sandbox.driver';
+export * from './sandbox/codes';

@@ -1,0 +1,78 @@
+import type { SessionHooks } from '../driver';
+import type { SandboxNetwork } from './sandbox-network';
+import { SandboxSession } from './sandbox-session';
+
+function harness(device: { deviceId: string | null; online: boolean }) {
+  const calls: string[] = [];
+  const hooks: SessionHooks = {
+    qr: (code) => calls.push(`qr ${code.slice(0, 2)}`),
+    opened: ({ deviceId, isNewLogin }) => calls.push(`opened ${deviceId} ${isNewLogin}`),
+    closed: (reason) => calls.push(`closed ${reason}`),
+    event: (type) => calls.push(`event ${type}`),
+  };
+  const network = {
+    attach: jest.fn(),
+    detach: jest.fn(),
+    device: jest.fn(() => Promise.resolve({ phone: '15550001111', ...device })),
+    unpair: jest.fn(() => Promise.resolve()),
+    history: jest.fn(() => Promise.resolve([{ id: 'm1' }])),
+  } as unknown as SandboxNetwork;
+  const session = new SandboxSession({ instanceId: 'ins_1', customerId: 'cus_1' }, hooks, network, { qrRotateMs: 20_000, qrCodes: 3 });
+  return { session, calls, network };
+}
+
+describe('SandboxSession', () => {
+  beforeEach(() => jest.useFakeTimers());
+  afterEach(() => jest.useRealTimers());
+
+  it('offers a new QR code every 20 seconds and times out after the last one', async () => {
+    const { session, calls } = harness({ deviceId: null, online: true });
+    await session.connect();
+    const first = session.currentQr();
+    expect(first).toMatch(/^2@/);
+    jest.advanceTimersByTime(20_000);
+    expect(session.currentQr()).not.toBe(first);
+    jest.advanceTimersByTime(40_000);
+    expect(calls).toEqual(['qr 2@', 'qr 2@', 'qr 2@', 'closed pairing_timeout']);
+    expect(session.currentQr()).toBeUndefined();
+  });
+
+  it('opens a paired device whose phone is online, and reports a dropped link as a network close', async () => {
+    const { session, calls } = harness({ deviceId: '15550001111:3@s.whatsapp.net', online: true });
+    await session.connect();
+    expect(session.isOpen).toBe(true);
+    session.linkDropped();
+    expect(calls).toEqual(['opened 15550001111:3@s.whatsapp.net false', 'closed network']);
+    expect(session.deliver('message', {})).toBe(false);
+  });
+
+  it('cannot connect while the phone is offline', async () => {
+    const { session, calls } = harness({ deviceId: '15550001111:3@s.whatsapp.net', online: false });
+    await session.connect();
+    expect(calls).toEqual(['closed network']);
+  });
+
+  it('completes pairing as a new login and stops rotating codes', async () => {
+    const { session, calls } = harness({ deviceId: null, online: true });
+    await session.connect();
+    session.completePairing('15550001111:9@s.whatsapp.net');
+    jest.advanceTimersByTime(120_000);
+    expect(calls).toEqual(['qr 2@', 'opened 15550001111:9@s.whatsapp.net true']);
+    await expect(session.requestPairCode('15550001111')).rejects.toMatchObject({ detail: 'device already paired' });
+  });
+
+  it('logs out: forgets the pairing on the network and reports logged_out', async () => {
+    const { session, calls, network } = harness({ deviceId: '15550001111:3@s.whatsapp.net', online: true });
+    await session.connect();
+    await session.logout();
+    expect(network.unpair).toHaveBeenCalledWith('ins_1');
+    expect(calls).toEqual(['opened 15550001111:3@s.whatsapp.net false', 'closed logged_out']);
+    expect(session.isOpen).toBe(false);
+  });
+
+  it('hands out pair codes in the XXXX-XXXX form while pairing', async () => {
+    const { session } = harness({ deviceId: null, online: true });
+    await expect(session.requestPairCode('15550001111')).resolves.toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    expect(session.pendingPairPhone).toBe('15550001111');
+  });
+});

@@ -1,0 +1,137 @@
+import { AppError, type OutboundMessage } from '@app/contracts';
+import type { NetworkSession, SessionHooks, SessionIdentity } from '../driver';
+import { sandboxPairCode, sandboxQrCode } from './codes';
+import type { SandboxNetwork } from './sandbox-network';
+
+export interface SandboxTiming {
+  /** How often a fresh QR code replaces the previous one (the real network: about 20 s). */
+  qrRotateMs: number;
+  /** How many codes are offered before pairing times out. */
+  qrCodes: number;
+}
+
+type State = 'idle' | 'pairing' | 'open' | 'closed';
+
+/** One test-mode instance's link to the simulated network. */
+export class SandboxSession implements NetworkSession {
+  private state: State = 'idle';
+  private qr: string | undefined;
+  private qrTimer: NodeJS.Timeout | undefined;
+  private codesOffered = 0;
+  pendingPairPhone: string | undefined;
+
+  constructor(
+    readonly identity: SessionIdentity,
+    private readonly hooks: SessionHooks,
+    private readonly network: SandboxNetwork,
+    private readonly timing: SandboxTiming,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.state === 'open';
+  }
+
+  get isPairing(): boolean {
+    return this.state === 'pairing';
+  }
+
+  async connect(): Promise<void> {
+    this.network.attach(this);
+    const device = await this.network.device(this.identity.instanceId);
+    if (!device.deviceId) return this.startPairing();
+    if (!device.online) {
+      this.state = 'closed';
+      this.hooks.closed('network', 'the phone is offline');
+      return;
+    }
+    this.state = 'open';
+    this.hooks.opened({ deviceId: device.deviceId, isNewLogin: false });
+  }
+
+  close(): Promise<void> {
+    this.stopPairing();
+    this.state = 'closed';
+    this.network.detach(this);
+    return Promise.resolve();
+  }
+
+  async logout(): Promise<void> {
+    await this.network.unpair(this.identity.instanceId);
+    await this.close();
+    this.hooks.closed('logged_out', 'logged out by the gateway');
+  }
+
+  currentQr(): string | undefined {
+    return this.state === 'pairing' ? this.qr : undefined;
+  }
+
+  async requestPairCode(phone: string): Promise<string> {
+    if (this.state === 'open') throw new AppError('device_already_paired');
+    if (this.state !== 'pairing') await this.connect();
+    this.pendingPairPhone = phone;
+    return sandboxPairCode();
+  }
+
+  async send(message: OutboundMessage): Promise<void> {
+    if (this.state !== 'open') throw new AppError('instance_unavailable');
+    await this.network.receive(this.identity.instanceId, message);
+  }
+
+  async flushHistory(): Promise<void> {
+    const messages = await this.network.history(this.identity.instanceId);
+    this.hooks.event('message_history_sync', { messages });
+  }
+
+  /** The phone scanned the QR code (or typed the pair code). */
+  completePairing(deviceId: string): void {
+    this.stopPairing();
+    this.state = 'open';
+    this.hooks.opened({ deviceId, isNewLogin: true });
+  }
+
+  linkDropped(): void {
+    if (this.state !== 'open') return;
+    this.state = 'closed';
+    this.hooks.closed('network', 'the phone went offline');
+  }
+
+  loggedOutFromPhone(): void {
+    this.stopPairing();
+    this.state = 'closed';
+    this.network.detach(this);
+    this.hooks.closed('logged_out', 'logged out from the phone');
+  }
+
+  /** Something happened on the network for this instance; only an open link hears it. */
+  deliver(eventType: Parameters<SessionHooks['event']>[0], data: Record<string, unknown>): boolean {
+    if (this.state !== 'open') return false;
+    this.hooks.event(eventType, data);
+    return true;
+  }
+
+  private startPairing(): void {
+    this.state = 'pairing';
+    this.codesOffered = 0;
+    this.offerQr();
+  }
+
+  private offerQr(): void {
+    if (this.codesOffered >= this.timing.qrCodes) {
+      this.stopPairing();
+      this.state = 'closed';
+      this.hooks.closed('pairing_timeout', 'no QR code was scanned in time');
+      return;
+    }
+    this.codesOffered += 1;
+    this.qr = sandboxQrCode();
+    this.hooks.qr(this.qr);
+    this.qrTimer = setTimeout(() => this.offerQr(), this.timing.qrRotateMs);
+    this.qrTimer.unref();
+  }
+
+  private stopPairing(): void {
+    if (this.qrTimer) clearTimeout(this.qrTimer);
+    this.qrTimer = undefined;
+    this.qr = undefined;
+  }
+}

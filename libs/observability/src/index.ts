@@ -1,0 +1,4 @@
+export * from './logging';
+export * from './metrics';
+export * from './health';
+export * from './observability.module';

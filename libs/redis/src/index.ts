@@ -1,0 +1,5 @@
+export * from './redis.module';
+export * from './redis.service';
+export * from './invalidation-bus';
+export * from './command-client';
+export * from './command-server';

@@ -1,0 +1,5 @@
+export * from './api-keys';
+export * from './secret-box';
+export * from './compare';
+export * from './ids';
+export * from './outbound-http';

@@ -1,0 +1,121 @@
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import ipaddr from 'ipaddr.js';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+
+export interface OutboundPolicy {
+  /** Allow private, loopback and link-local destinations (never in production). */
+  allowPrivateNetworks: boolean;
+  /** Host names or IP addresses that may be reached even though they are private. */
+  allowedHosts: string[];
+}
+
+export class OutboundHttpError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'OutboundHttpError';
+  }
+}
+
+const MAX_REDIRECTS = 3;
+
+function isIp(value: string): boolean {
+  return ipaddr.isValid(value.replace(/^\[|\]$/g, ''));
+}
+
+/** Only ordinary public unicast addresses; private, loopback, link-local (incl. 169.254.169.254) and the rest are refused. */
+export function isPublicAddress(address: string): boolean {
+  const parsed = ipaddr.process(address.replace(/^\[|\]$/g, ''));
+  return parsed.range() === 'unicast';
+}
+
+/**
+ * Outbound HTTP for customer-supplied URLs (media, webhooks): http(s) only, and the address actually
+ * connected to must be public, checked after DNS resolution by the socket agent so rebinding cannot slip through.
+ */
+export class OutboundHttp {
+  private readonly httpAgent: http.Agent;
+  private readonly httpsAgent: https.Agent;
+  private readonly plainHttp = new http.Agent({ keepAlive: true });
+  private readonly plainHttps = new https.Agent({ keepAlive: true });
+
+  constructor(private readonly policy: OutboundPolicy) {
+    const allowIPAddressList = policy.allowedHosts.filter(isIp);
+    const options = { allowPrivateIPAddress: policy.allowPrivateNetworks, allowIPAddressList, keepAlive: true };
+    this.httpAgent = new RequestFilteringHttpAgent(options);
+    this.httpsAgent = new RequestFilteringHttpsAgent(options);
+  }
+
+  /** Refuses (before anything is stored) a URL whose host is, or resolves to, a non-public address. */
+  async assertReachable(rawUrl: string): Promise<void> {
+    const url = new URL(rawUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundHttpError('only http and https URLs are allowed');
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    if (this.policy.allowPrivateNetworks || this.policy.allowedHosts.includes(host.toLowerCase())) return;
+    const addresses = isIp(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((entry) => entry.address);
+    if (addresses.length === 0) throw new OutboundHttpError(`${host} does not resolve`);
+    if (!addresses.every(isPublicAddress)) throw new OutboundHttpError(`${host} is not a public address`);
+  }
+
+  /** Downloads at most `maxBytes` within `timeoutMs`, following at most three redirects (each checked again). */
+  async fetchBytes(rawUrl: string, maxBytes: number, timeoutMs: number): Promise<{ data: Buffer; contentType?: string }> {
+    let url = new URL(rawUrl);
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop += 1) {
+      const response = await this.get(url, timeoutMs);
+      const location = response.headers.location;
+      if (response.statusCode && response.statusCode >= 300 && response.statusCode < 400 && location) {
+        response.resume();
+        url = new URL(location, url);
+        continue;
+      }
+      if (!response.statusCode || response.statusCode < 200 || response.statusCode >= 300) {
+        response.resume();
+        throw new OutboundHttpError(`${url.host} answered ${response.statusCode ?? 'nothing'}`);
+      }
+      return { data: await this.readCapped(response, maxBytes), contentType: response.headers['content-type'] };
+    }
+    throw new OutboundHttpError('too many redirects');
+  }
+
+  private get(url: URL, timeoutMs: number): Promise<http.IncomingMessage> {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      return Promise.reject(new OutboundHttpError('only http and https URLs are allowed'));
+    const trusted = this.policy.allowedHosts.includes(url.hostname.toLowerCase());
+    const secure = url.protocol === 'https:';
+    const agent = secure ? (trusted ? this.plainHttps : this.httpsAgent) : trusted ? this.plainHttp : this.httpAgent;
+    return new Promise((resolve, reject) => {
+      const request = (secure ? https : http).get(url, { agent, timeout: timeoutMs }, resolve);
+      request.on('timeout', () => request.destroy(new OutboundHttpError(`no answer from ${url.host} within ${timeoutMs} ms`)));
+      request.on('error', (error) => reject(error instanceof OutboundHttpError ? error : new OutboundHttpError(error.message)));
+    });
+  }
+
+  private readCapped(response: http.IncomingMessage, maxBytes: number): Promise<Buffer> {
+    const declared = Number(response.headers['content-length'] ?? 0);
+    if (declared > maxBytes) {
+      response.destroy();
+      return Promise.reject(new OutboundHttpError(`content is ${declared} bytes, more than the ${maxBytes} allowed`));
+    }
+    return new Promise((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > maxBytes) {
+          response.destroy();
+          reject(new OutboundHttpError(`content is more than the ${maxBytes} bytes allowed`));
+          return;
+        }
+        chunks.push(chunk);
+      });
+      response.on('end', () => resolve(Buffer.concat(chunks)));
+      response.on('error', (error) => reject(new OutboundHttpError(error.message)));
+    });
+  }
+}
+
+/** One policy for every customer-supplied URL (media and webhooks), from WEBHOOK_ALLOW_PRIVATE_NETWORKS / WEBHOOK_ALLOWED_HOSTS. */
+export function outboundPolicy(config: { webhookAllowPrivateNetworks: boolean; webhookAllowedHosts: string[] }): OutboundPolicy {
+  return { allowPrivateNetworks: config.webhookAllowPrivateNetworks, allowedHosts: config.webhookAllowedHosts };
+}

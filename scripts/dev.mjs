@@ -1,0 +1,340 @@
+#!/usr/bin/env node
+// `npm run dev`: from a fresh clone to a running API and worker with demo data, using whatever PostgreSQL and Redis
+// this machine has (or private ones under .dev/). State lives in .dev/ (or $DEV_STATE_DIR):
+//   config.json      ADMIN_API_KEY and ENCRYPTION_KEY, generated once so encrypted rows stay readable
+//   demo.json        demo customer and sandbox instance with their keys
+//   last-start.json  how long the last cold start took
+//   pg/, redis/      private servers, only when none was reachable
+// DEV_EXIT_WHEN_READY=1 stops everything once the banner is printed (CI uses it to prove the cold start).
+// With DEV_STATE_DIR set, the run is isolated from a developer's: its own database and queue prefix on shared servers,
+// both removed at exit.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const root = resolve(import.meta.dirname, '..');
+const API_MAIN = 'dist/apps/api/src/main.js';
+const WORKER_MAIN = 'dist/apps/worker/src/main.js';
+const CLI = 'dist/apps/api/src/cli.js';
+const stateDir = resolve(root, process.env.DEV_STATE_DIR || '.dev');
+const isolated = Boolean(process.env.DEV_STATE_DIR);
+const isolationId = createHash('sha256').update(stateDir).digest('hex').slice(0, 8);
+const exitWhenReady = process.env.DEV_EXIT_WHEN_READY === '1';
+const color = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
+const paint = (code, text) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
+const log = (message) => console.log(`${paint('2', 'dev:')} ${message}`);
+
+// Before importing the helpers: they need pg and ioredis.
+if (!existsSync(join(root, 'node_modules'))) {
+  const command = existsSync(join(root, 'package-lock.json')) ? 'ci' : 'install';
+  log(`installing dependencies (npm ${command})`);
+  const result = spawnSync('npm', [command], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+const services = await import('./lib/services.mjs');
+const { ensureDatabaseExists, ensurePostgres, ensureRedis, probePostgres, redactUrl, withDatabase } = services;
+
+const cleanups = [];
+const apps = [];
+let shuttingDown = false;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Small helpers
+
+function readJson(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : null;
+}
+
+function writeJson(file, value) {
+  mkdirSync(stateDir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
+}
+
+function run(command, args, { env = process.env, capture = false } = {}) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    let stdout = '';
+    child.stdout?.on('data', (chunk) => (stdout += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => (code === 0 ? resolveRun(stdout) : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Infrastructure
+
+async function setUpPostgres() {
+  const fromEnv = process.env.DATABASE_URL;
+  if (fromEnv) {
+    if ((await probePostgres(fromEnv)) !== 'down') {
+      if (await ensureDatabaseExists(fromEnv)) log(`created database ${services.databaseName(fromEnv)}`);
+      log(`using PostgreSQL at ${redactUrl(fromEnv)} (DATABASE_URL)`);
+      return fromEnv;
+    }
+    log(`DATABASE_URL ${redactUrl(fromEnv)} is not reachable; falling back to 127.0.0.1:5432 or a private server`);
+  }
+  const server = await ensurePostgres({ url: 'postgresql://postgres@127.0.0.1:5432/postgres', dataDir: join(stateDir, 'pg'), log });
+  cleanups.push(server.stop);
+  const dbName = isolated ? `mgw_dev_${isolationId}` : 'mgw_dev';
+  const url = withDatabase(server.url, dbName);
+  if (await ensureDatabaseExists(url)) log(`created database ${dbName}`);
+  if (isolated && !server.private) cleanups.push(() => services.dropDatabase(server.url, dbName));
+  return url;
+}
+
+async function setUpRedis() {
+  const redis = await ensureRedis({ url: [process.env.REDIS_URL, 'redis://127.0.0.1:6379'], dir: join(stateDir, 'redis'), log });
+  cleanups.push(redis.stop);
+  if (process.env.QUEUE_PREFIX || !isolated || redis.private) return { url: redis.url, queuePrefix: process.env.QUEUE_PREFIX };
+  // A shared Redis: keep this run's jobs away from a developer's worker, and remove them afterwards.
+  const queuePrefix = `mgwdev${isolationId}`;
+  cleanups.push(() => services.deleteRedisPrefix(redis.url, queuePrefix));
+  return { url: redis.url, queuePrefix };
+}
+
+function loadSecrets() {
+  const file = join(stateDir, 'config.json');
+  const saved = readJson(file) ?? {};
+  const secrets = {
+    ADMIN_API_KEY: saved.ADMIN_API_KEY ?? randomBytes(24).toString('base64url'),
+    ENCRYPTION_KEY: saved.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
+  };
+  if (saved.ADMIN_API_KEY !== secrets.ADMIN_API_KEY || saved.ENCRYPTION_KEY !== secrets.ENCRYPTION_KEY) {
+    writeJson(file, secrets);
+    log(`generated dev secrets in ${file}`);
+  }
+  // Explicit environment wins, e.g. to open a database encrypted with another key.
+  return {
+    ADMIN_API_KEY: process.env.ADMIN_API_KEY || secrets.ADMIN_API_KEY,
+    ENCRYPTION_KEY: process.env.ENCRYPTION_KEY || secrets.ENCRYPTION_KEY,
+  };
+}
+
+async function choosePort(name, envVar, fallback, exclude) {
+  const wanted = Number(process.env[envVar] || fallback);
+  if (wanted !== exclude && (await services.isPortFree(wanted))) return wanted;
+  let port;
+  do port = await services.findFreePort();
+  while (port === exclude);
+  log(`port ${wanted} is taken; the ${name} will listen on ${port} instead`);
+  return port;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Apps
+
+function prefixLines(stream, label, out) {
+  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`${label} ${line}\n`));
+}
+
+// pino-pretty is a devDependency; without it the JSON lines are shown as they are.
+function prettyPrinter() {
+  const bin = join(root, 'node_modules', '.bin', 'pino-pretty');
+  if (!existsSync(bin)) return null;
+  const args = ['--translateTime', 'SYS:HH:MM:ss.l', '--ignore', 'pid,hostname', ...(color ? ['--colorize'] : [])];
+  return spawn(bin, args, { stdio: ['pipe', 'pipe', 'inherit'], detached: true });
+}
+
+function startApp(name, script, env, colorCode) {
+  const label = paint(colorCode, `${name.padEnd(6)} |`);
+  // Own process group: Ctrl-C reaches only this script, which then stops the apps in order.
+  const child = spawn(process.execPath, [script], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const unregister = services.onProcessExit(() => child.kill('SIGKILL'));
+  const pretty = prettyPrinter();
+  if (pretty) {
+    pretty.stdin.on('error', () => {});
+    child.stdout.pipe(pretty.stdin);
+    prefixLines(pretty.stdout, label, process.stdout);
+  } else {
+    prefixLines(child.stdout, label, process.stdout);
+  }
+  prefixLines(child.stderr, label, process.stderr);
+
+  const exited = new Promise((resolveExit) => child.once('exit', (code, signal) => resolveExit(code ?? signal)));
+  const died = new AbortController();
+  exited.then((status) => {
+    unregister();
+    died.abort(new Error(`${name} exited (${status}) before it was ready`));
+    if (!shuttingDown) void shutdown(1, `${name} exited unexpectedly (${status})`);
+  });
+  const app = { name, child, pretty, exited, died: died.signal };
+  apps.push(app);
+  return app;
+}
+
+async function stopApp({ child, pretty, exited }) {
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  // pino-pretty ends once its input closes; give it a moment to flush the last lines.
+  if (pretty && pretty.exitCode === null) {
+    await new Promise((resolveFlush) => {
+      const timer = setTimeout(() => {
+        pretty.kill();
+        resolveFlush();
+      }, 2_000);
+      pretty.once('exit', () => {
+        clearTimeout(timer);
+        resolveFlush();
+      });
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Demo data
+
+async function api(baseUrl, path, apiKey, init = {}) {
+  const headers = { 'X-Api-Key': apiKey, ...(init.body ? { 'Content-Type': 'application/json' } : {}) };
+  return fetch(`${baseUrl}${path}`, { ...init, headers, signal: AbortSignal.timeout(10_000) });
+}
+
+async function customerKeyWorks(baseUrl, apiKey) {
+  const response = await api(baseUrl, '/account/instances', apiKey);
+  return response.status !== 401 && response.status !== 403;
+}
+
+async function instanceExists(baseUrl, apiKey, id) {
+  return (await api(baseUrl, `/account/instances/${encodeURIComponent(id)}`, apiKey)).status !== 404;
+}
+
+async function createCustomer(env) {
+  const stdout = await run(process.execPath, [CLI, 'customers:create', '--name', 'demo'], {
+    env: { ...env, LOG_LEVEL: 'warn' },
+    capture: true,
+  });
+  // Only the result line has an apiKey; anything else on stdout is log output.
+  const customer = stdout
+    .split('\n')
+    .map((line) => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        return null;
+      }
+    })
+    .find((value) => value?.id && value?.apiKey);
+  if (!customer) throw new Error(`customers:create printed no customer:\n${stdout}`);
+  log(`created demo customer ${customer.id}`);
+  return { id: customer.id, name: customer.name, apiKey: customer.apiKey };
+}
+
+async function createInstance(baseUrl, apiKey) {
+  const response = await api(baseUrl, '/account/instances', apiKey, {
+    method: 'POST',
+    body: JSON.stringify({ name: 'demo', sandbox: true }),
+  });
+  if (response.status !== 201) {
+    log(`could not create a demo instance: HTTP ${response.status} ${await response.text()}`);
+    return null;
+  }
+  const instance = await response.json();
+  log(`created demo sandbox instance ${instance.id}`);
+  return { id: instance.id, name: instance.name, apiKey: instance.apiKey };
+}
+
+async function ensureDemo(baseUrl, env) {
+  const file = join(stateDir, 'demo.json');
+  let demo = readJson(file);
+  if (demo?.customer && !(await customerKeyWorks(baseUrl, demo.customer.apiKey))) {
+    log('the saved demo customer key no longer works (new database?); creating new demo data');
+    demo = null;
+  }
+  demo ??= { customer: await createCustomer(env), instance: null };
+  if (demo.instance && !(await instanceExists(baseUrl, demo.customer.apiKey, demo.instance.id))) demo.instance = null;
+  demo.instance ??= await createInstance(baseUrl, demo.customer.apiKey);
+  writeJson(file, demo);
+  return demo;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Banner and lifecycle
+
+function printBanner({ apiUrl, workerUrl, secrets, demo, seconds }) {
+  const rows = [
+    ['API', apiUrl],
+    ['Docs', `${apiUrl}/docs`],
+    ['Worker', `${workerUrl}/health/ready`],
+    ['Admin key', secrets.ADMIN_API_KEY],
+    ['Customer', `${demo.customer.id}  key ${demo.customer.apiKey}`],
+  ];
+  if (demo.instance) rows.push(['Instance', `${demo.instance.id}${demo.instance.apiKey ? `  key ${demo.instance.apiKey}` : ''}`]);
+  const path = demo.instance ? `/account/instances/${demo.instance.id}` : '/account/instances';
+  rows.push(['Try', `curl -H "X-Api-Key: ${demo.customer.apiKey}" ${apiUrl}${path}`]);
+  const line = '-'.repeat(72);
+  console.log(`\n${line}\n${paint('1;32', `  Messaging gateway is ready (cold start ${seconds.toFixed(1)} s)`)}\n`);
+  for (const [name, value] of rows) console.log(`  ${paint('1', name.padEnd(10))} ${value}`);
+  console.log(`\n  ${exitWhenReady ? 'DEV_EXIT_WHEN_READY=1: stopping now.' : 'Ctrl-C stops everything.'}\n${line}\n`);
+}
+
+async function shutdown(code, reason) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  if (reason) log(reason);
+  await Promise.all(apps.map(stopApp));
+  for (const cleanup of cleanups.reverse()) {
+    try {
+      await cleanup();
+    } catch (error) {
+      log(`cleanup failed: ${error.message}`);
+    }
+  }
+  process.exit(code);
+}
+
+// npm forwards the terminal's signal too, so a second one is expected: shutdown ignores it and is bounded by timeouts.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => void shutdown(0, `${signal}: stopping`));
+
+async function main() {
+  if (isolated) log(`isolated run, state in ${stateDir}`);
+  mkdirSync(stateDir, { recursive: true });
+  const databaseUrl = await setUpPostgres();
+  const redis = await setUpRedis();
+  const secrets = loadSecrets();
+
+  log('building (npm run build)');
+  await run('npm', ['run', 'build']);
+  const missing = [API_MAIN, WORKER_MAIN, CLI].filter((file) => !existsSync(join(root, file)));
+  if (missing.length > 0) throw new Error(`npm run build did not produce ${missing.join(', ')}`);
+  await run(process.execPath, ['scripts/migrate.mjs'], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+
+  const port = await choosePort('API', 'PORT', 3000);
+  const workerPort = await choosePort('worker', 'WORKER_HEALTH_PORT', 3001, port);
+  const env = {
+    ...process.env,
+    ...secrets,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: redis.url,
+    PORT: String(port),
+    WORKER_HEALTH_PORT: String(workerPort),
+    SANDBOX_ENABLED: process.env.SANDBOX_ENABLED ?? 'true',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    ...(redis.queuePrefix ? { QUEUE_PREFIX: redis.queuePrefix } : {}),
+  };
+  const apiUrl = `http://localhost:${port}`;
+  const workerUrl = `http://localhost:${workerPort}`;
+  const apiApp = startApp('api', API_MAIN, env, '36');
+  const workerApp = startApp('worker', WORKER_MAIN, env, '35');
+  await Promise.all([
+    services.waitForHttp(`http://127.0.0.1:${port}/health/ready`, 120_000, { signal: apiApp.died }),
+    services.waitForHttp(`http://127.0.0.1:${workerPort}/health/ready`, 120_000, { signal: workerApp.died }),
+  ]);
+
+  const demo = await ensureDemo(`http://127.0.0.1:${port}`, env);
+  const seconds = process.uptime();
+  writeJson(join(stateDir, 'last-start.json'), {
+    coldStartSeconds: Number(seconds.toFixed(2)),
+    readyAt: new Date().toISOString(),
+    apiUrl,
+    workerUrl,
+  });
+  printBanner({ apiUrl, workerUrl, secrets, demo, seconds });
+  if (exitWhenReady) await shutdown(0);
+}
+
+main().catch((error) => shutdown(1, `failed: ${error instanceof Error ? error.message : String(error)}`));

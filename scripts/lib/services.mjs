@@ -1,0 +1,374 @@
+// Helpers shared by scripts/test.mjs and scripts/dev.mjs: find or start PostgreSQL and Redis, manage throw-away
+// databases and key prefixes, and make sure nothing we started outlives the calling process.
+import { spawn, spawnSync } from 'node:child_process';
+import { chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { constants } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+
+const noop = async () => {};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Process-exit hooks
+
+const exitHooks = new Set();
+let exitHandlersInstalled = false;
+
+function runExitHooks() {
+  for (const hook of [...exitHooks]) {
+    exitHooks.delete(hook);
+    try {
+      hook();
+    } catch {
+      // Best effort: the process is going away anyway.
+    }
+  }
+}
+
+function onSignal(signal) {
+  // A script that listens for the signal itself shuts down gracefully and calls stop(); the 'exit' hook is only
+  // the safety net then. Without such a listener, Node would die without running 'exit' handlers, so we do it.
+  if (process.listenerCount(signal) > 1) return;
+  runExitHooks();
+  process.exit(128 + constants.signals[signal]);
+}
+
+/** Runs `hook` synchronously when the process exits or is killed by SIGINT/SIGTERM/SIGHUP. Returns an unregister function. */
+export function onProcessExit(hook) {
+  if (!exitHandlersInstalled) {
+    exitHandlersInstalled = true;
+    process.on('exit', runExitHooks);
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, onSignal);
+  }
+  exitHooks.add(hook);
+  return () => exitHooks.delete(hook);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Ports, URLs, HTTP
+
+export function findFreePort(host = '127.0.0.1') {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const { port } = server.address();
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function canListen(port, host) {
+  return new Promise((resolveFree) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolveFree(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolveFree(true)));
+  });
+}
+
+/** True when nothing listens on `port`, neither on all interfaces nor on loopback. */
+export async function isPortFree(port) {
+  return (await canListen(port, undefined)) && (await canListen(port, '127.0.0.1'));
+}
+
+/** The same connection URL pointing at another database. */
+export function withDatabase(url, name) {
+  const parsed = new URL(url);
+  parsed.pathname = `/${encodeURIComponent(name)}`;
+  return parsed.toString();
+}
+
+export function databaseName(url) {
+  return decodeURIComponent(new URL(url).pathname.slice(1));
+}
+
+/** The URL without its password, for log lines. */
+export function redactUrl(url) {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable url)';
+  }
+}
+
+/** Polls `url` until it answers 2xx. Rejects after `timeoutMs`, or as soon as `signal` aborts. */
+export async function waitForHttp(url, timeoutMs = 60_000, { signal } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  while (Date.now() < deadline) {
+    signal?.throwIfAborted();
+    const attempt = AbortSignal.timeout(2_000);
+    try {
+      const response = await fetch(url, { signal: signal ? AbortSignal.any([signal, attempt]) : attempt });
+      if (response.ok) return response;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      signal?.throwIfAborted();
+      last = error.cause?.code ?? error.cause?.message ?? error.message;
+    }
+    await sleep(250);
+  }
+  throw new Error(`${url} not ready after ${Math.round(timeoutMs / 1000)}s (last: ${last})`);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// PostgreSQL
+
+function quoteIdent(name) {
+  if (!/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`refusing unusual database name ${JSON.stringify(name)}`);
+  return `"${name}"`;
+}
+
+async function withClient(url, fn, timeoutMs = 5_000) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** 'ok', 'no-database' (the server answers but the database does not exist) or 'down'. */
+export async function probePostgres(url, timeoutMs = 2_000) {
+  try {
+    await withClient(url, (client) => client.query('SELECT 1'), timeoutMs);
+    return 'ok';
+  } catch (error) {
+    return error.code === '3D000' ? 'no-database' : 'down';
+  }
+}
+
+export async function createDatabase(serverUrl, name) {
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(name)}`));
+}
+
+export async function dropDatabase(serverUrl, name) {
+  await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
+}
+
+/** Creates the database named in `url` when its server answers but the database is missing. True when created. */
+export async function ensureDatabaseExists(url) {
+  if ((await probePostgres(url)) !== 'no-database') return false;
+  await createDatabase(withDatabase(url, 'postgres'), databaseName(url));
+  return true;
+}
+
+const isRoot = process.getuid?.() === 0;
+
+// initdb and postgres refuse to run as root.
+function asPostgres(command, args) {
+  return isRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
+}
+
+// Debian keeps the server binaries outside PATH, in /usr/lib/postgresql/<version>/bin.
+function pgBinary(command) {
+  const onPath = (process.env.PATH ?? '').split(delimiter).some((dir) => existsSync(join(dir, command)));
+  if (onPath || !existsSync('/usr/lib/postgresql')) return command;
+  const versions = readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a));
+  const found = versions.map((version) => join('/usr/lib/postgresql', version, 'bin', command)).find((path) => existsSync(path));
+  return found ?? command;
+}
+
+function runPg(command, args) {
+  const [file, argv] = asPostgres(pgBinary(command), args);
+  const result = spawnSync(file, argv, { encoding: 'utf8' });
+  if (result.error?.code === 'ENOENT') throw new Error(`${file} not found on PATH (needed for a private PostgreSQL)`);
+  return result;
+}
+
+function tail(file, lines = 15) {
+  return existsSync(file) ? readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n') : '';
+}
+
+function prepareDataDir(dataDir) {
+  mkdirSync(dataDir, { recursive: true });
+  if (!isRoot) return;
+  const ids = spawnSync('id', ['-u', 'postgres'], { encoding: 'utf8' });
+  const gids = spawnSync('id', ['-g', 'postgres'], { encoding: 'utf8' });
+  if (ids.status !== 0) throw new Error('running as root but there is no "postgres" user to run a private PostgreSQL as');
+  chownSync(dataDir, Number(ids.stdout), Number(gids.stdout));
+  if (runPg('test', ['-w', dataDir]).status !== 0) {
+    throw new Error(`the postgres user cannot write ${dataDir}; make its parent directories world-searchable (chmod o+x)`);
+  }
+}
+
+function initCluster(dataDir, log) {
+  if (existsSync(join(dataDir, 'PG_VERSION'))) return;
+  log(`initialising a private PostgreSQL cluster in ${dataDir}`);
+  prepareDataDir(dataDir);
+  const result = runPg('initdb', ['-D', dataDir, '--auth=trust', '-U', 'postgres', '-E', 'UTF8', '--no-sync']);
+  if (result.status !== 0) throw new Error(`initdb failed:\n${result.stderr || result.stdout}`);
+}
+
+function runningClusterPort(dataDir) {
+  if (runPg('pg_ctl', ['status', '-D', dataDir]).status !== 0) return null;
+  return Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[3]);
+}
+
+function shellQuote(value) {
+  return `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+function stopCluster(dataDir) {
+  return runPg('pg_ctl', ['stop', '-D', dataDir, '-m', 'fast', '-w']);
+}
+
+async function startCluster(dataDir, log, fsync) {
+  initCluster(dataDir, log);
+  const existing = runningClusterPort(dataDir);
+  if (existing) {
+    // Left running by an earlier run that was killed, or used by a concurrent one: share it, leave it running.
+    log(`reusing the private PostgreSQL already running in ${dataDir} on port ${existing}`);
+    return { url: `postgresql://postgres@127.0.0.1:${existing}/postgres`, stop: noop };
+  }
+  const port = await findFreePort();
+  // Unix socket paths are limited to ~107 bytes; TCP alone is enough for us when the data dir is deep.
+  const socketDir = join(dataDir, '.s.PGSQL.00000').length < 100 ? dataDir : '';
+  const options = `-p ${port} -c listen_addresses=127.0.0.1 -c unix_socket_directories=${shellQuote(socketDir)} -c fsync=${fsync ? 'on' : 'off'}`;
+  const logFile = join(dataDir, 'server.log');
+  log(`starting a private PostgreSQL in ${dataDir} on port ${port}`);
+  const result = runPg('pg_ctl', ['start', '-D', dataDir, '-w', '-t', '60', '-l', logFile, '-o', options]);
+  if (result.status !== 0) throw new Error(`pg_ctl start failed:\n${result.stderr || result.stdout}\n${tail(logFile)}`);
+  const unregister = onProcessExit(() => stopCluster(dataDir));
+  const stop = async () => {
+    unregister();
+    stopCluster(dataDir);
+  };
+  return { url: `postgresql://postgres@127.0.0.1:${port}/postgres`, stop };
+}
+
+/**
+ * Uses the first of `url` (a URL or a list of candidates) whose server answers; otherwise starts a private cluster in
+ * `dataDir` (initialised once, reused afterwards). The returned `stop()` stops only what this call started.
+ * `fsync: false` trades crash safety for speed, which suits throw-away test clusters.
+ */
+export async function ensurePostgres({ url, dataDir, log = () => {}, fsync = true }) {
+  for (const candidate of [url].flat().filter(Boolean)) {
+    if ((await probePostgres(candidate)) !== 'down') {
+      log(`using PostgreSQL at ${redactUrl(candidate)}`);
+      return { url: candidate, stop: noop, private: false };
+    }
+  }
+  if (!dataDir) throw new Error('PostgreSQL is not reachable and no dataDir was given for a private cluster');
+  return { ...(await startCluster(resolve(dataDir), log, fsync)), private: true };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Redis
+
+function connectRedis(url, timeoutMs) {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+    enableOfflineQueue: false,
+  });
+  redis.on('error', () => {});
+  return redis;
+}
+
+export async function redisReachable(url, timeoutMs = 1_500) {
+  const redis = connectRedis(url, timeoutMs);
+  try {
+    await redis.connect();
+    return (await redis.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Deletes every key starting with `prefix` (SCAN + UNLINK in batches). Returns how many were deleted. */
+export async function deleteRedisPrefix(redisUrl, prefix) {
+  // An empty prefix would match the whole database.
+  if (!prefix || prefix.length < 3) throw new Error(`refusing to delete Redis keys for the prefix ${JSON.stringify(prefix)}`);
+  const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+  const redis = connectRedis(redisUrl, 5_000);
+  await redis.connect();
+  try {
+    let cursor = '0';
+    let deleted = 0;
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.unlink(...keys);
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function findRedisServer() {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin', '/usr/sbin'];
+  const found = dirs
+    .filter(Boolean)
+    .map((dir) => join(dir, 'redis-server'))
+    .find((file) => existsSync(file));
+  if (!found) throw new Error('redis-server not found and no Redis is reachable: install it with `apt-get install -y redis-server`');
+  return found;
+}
+
+function waitForExit(child, timeoutMs) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
+  return new Promise((resolveExit) => {
+    const timer = setTimeout(() => resolveExit(false), timeoutMs);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolveExit(true);
+    });
+  });
+}
+
+async function startRedis(dir, log) {
+  const binary = findRedisServer();
+  mkdirSync(dir, { recursive: true });
+  const port = await findFreePort();
+  const logFile = join(dir, 'redis.log');
+  const out = openSync(logFile, 'a');
+  log(`starting a private Redis in ${dir} on port ${port}`);
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--daemonize', 'no'];
+  // Own process group: a Ctrl-C in the terminal reaches only the script, which then shuts things down in order.
+  const child = spawn(binary, args, { stdio: ['ignore', out, out], detached: true });
+  closeSync(out);
+  const unregister = onProcessExit(() => child.kill('SIGKILL'));
+  const url = `redis://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  while (!(await redisReachable(url, 500))) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      unregister();
+      throw new Error(`private redis-server did not start:\n${tail(logFile)}`);
+    }
+    await sleep(100);
+  }
+  const stop = async () => {
+    unregister();
+    child.kill('SIGTERM');
+    if (!(await waitForExit(child, 5_000))) child.kill('SIGKILL');
+  };
+  return { url, stop };
+}
+
+/** Like ensurePostgres: the first reachable of `url` (a URL or a list), else a private redis-server working in `dir`. */
+export async function ensureRedis({ url, dir, log = () => {} }) {
+  for (const candidate of [url].flat().filter(Boolean)) {
+    if (await redisReachable(candidate)) {
+      log(`using Redis at ${redactUrl(candidate)}`);
+      return { url: candidate, stop: noop, private: false };
+    }
+  }
+  if (!dir) throw new Error('Redis is not reachable and no dir was given for a private redis-server');
+  return { ...(await startRedis(resolve(dir), log)), private: true };
+}

@@ -1,0 +1,134 @@
+#!/usr/bin/env node
+// `npm test`: build, give the test run its own PostgreSQL database and Redis key prefix (starting private servers when
+// none is reachable), run jest, and clean up whatever happens. Extra arguments go to jest:
+//   npm test -- test/deployment.spec.ts        TEST_SKIP_BUILD=1 npm test -- --selectProjects unit
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { constants } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const tmpDir = join(root, '.test-tmp');
+const log = (message) => console.log(`test: ${message}`);
+
+// Before importing the helpers: they need pg and ioredis.
+if (!existsSync(join(root, 'node_modules'))) {
+  log('installing dependencies (npm ci)');
+  const result = spawnSync('npm', ['ci'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+const { createDatabase, deleteRedisPrefix, dropDatabase, ensurePostgres, ensureRedis, withDatabase } = await import('./lib/services.mjs');
+
+let current = null;
+let interrupted = false;
+
+function run(command, args, env = process.env) {
+  return new Promise((resolveRun, reject) => {
+    const child = spawn(command, args, { cwd: root, env, stdio: 'inherit' });
+    current = child;
+    child.once('error', reject);
+    child.once('exit', (code, signal) => {
+      current = null;
+      resolveRun(code ?? 128 + constants.signals[signal]);
+    });
+  });
+}
+
+async function mustRun(command, args, env) {
+  const code = await run(command, args, env);
+  if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
+}
+
+function checkInterrupted() {
+  if (interrupted) throw new Error('interrupted');
+}
+
+// Jest runs in our process group, so a terminal Ctrl-C reaches it directly; a SIGTERM sent to us alone is passed on.
+// Either way we stay alive long enough to drop the database and stop private servers.
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    interrupted = true;
+    current?.kill(signal);
+  });
+}
+
+function jestArgs(resultsFile) {
+  const extra = process.argv.slice(2);
+  const args = ['node_modules/jest/bin/jest.js', '--config', 'jest.config.js', '--runInBand'];
+  // The JSON report lets us print a one-line summary; skip it when the caller asked for their own.
+  const ownReport = extra.some((arg) => arg.startsWith('--json') || arg.startsWith('--outputFile'));
+  if (!ownReport) args.push('--json', `--outputFile=${resultsFile}`);
+  return [...args, ...extra];
+}
+
+function printSummary(resultsFile) {
+  if (!existsSync(resultsFile)) return;
+  const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  const skipped = numPendingTests + numTodoTests;
+  console.log(`test: ${numPassedTests} passed, ${numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+}
+
+async function main() {
+  const cleanups = [];
+  let exitCode = 1;
+  try {
+    if (process.env.TEST_SKIP_BUILD !== '1') await mustRun('npm', ['run', 'build']);
+    checkInterrupted();
+
+    mkdirSync(tmpDir, { recursive: true });
+    const suffix = randomBytes(4).toString('hex');
+    const pgCandidates = [
+      process.env.DATABASE_URL && withDatabase(process.env.DATABASE_URL, 'postgres'),
+      'postgresql://postgres@127.0.0.1:5432/postgres',
+    ];
+    const postgres = await ensurePostgres({ url: pgCandidates, dataDir: join(tmpDir, 'pg'), log, fsync: false });
+    cleanups.push(postgres.stop);
+    const dbName = `mgw_test_${suffix}`;
+    await createDatabase(postgres.url, dbName);
+    cleanups.push(() => dropDatabase(postgres.url, dbName));
+    const databaseUrl = withDatabase(postgres.url, dbName);
+    log(`created database ${dbName}`);
+
+    const redis = await ensureRedis({ url: [process.env.REDIS_URL, 'redis://127.0.0.1:6379'], dir: join(tmpDir, 'redis'), log });
+    cleanups.push(redis.stop);
+    const queuePrefix = `mgwtest${suffix}`;
+    cleanups.push(() => deleteRedisPrefix(redis.url, queuePrefix));
+    log(`using queue prefix ${queuePrefix}`);
+    checkInterrupted();
+
+    await mustRun(process.execPath, ['scripts/migrate.mjs'], { ...process.env, DATABASE_URL: databaseUrl });
+    checkInterrupted();
+
+    const resultsFile = join(tmpDir, `jest-${suffix}.json`);
+    cleanups.push(() => rmSync(resultsFile, { force: true }));
+    const env = {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      TEST_PG_SERVER_URL: postgres.url,
+      REDIS_URL: redis.url,
+      QUEUE_PREFIX: queuePrefix,
+      ADMIN_API_KEY: randomBytes(24).toString('base64url'),
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'test',
+    };
+    exitCode = await run(process.execPath, jestArgs(resultsFile), env);
+    printSummary(resultsFile);
+  } catch (error) {
+    console.error(`test: ${error instanceof Error ? error.message : String(error)}`);
+    if (interrupted) exitCode = 130;
+  } finally {
+    // Reverse order: the database and keys go before the servers that hold them.
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        console.error(`test: cleanup failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+  }
+  process.exit(exitCode);
+}
+
+await main();
