@@ -203,6 +203,10 @@ describe('interactive messages and message operations', () => {
   it('refuses to edit or delete messages it did not send, with 403 forbidden', async () => {
     const inbound = await http.post('/sandbox/inbound', { from: '447700900123', type: 'text', text: 'theirs' }, headers());
     const theirs = (inbound.body as { id: string }).id;
+    await eventually(
+      () => eventLog(instance.id),
+      (events) => events.some((event) => event.eventType === 'message' && event.data.id === theirs),
+    );
     expectErrorBody(
       await http.post(`/messages/${theirs}/edit`, { to: '447700900123', text: 'mine now' }, headers()),
       403,

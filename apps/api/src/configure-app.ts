@@ -3,6 +3,7 @@ import { json, type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '@app/config';
 import { ERROR_CATALOGUE } from '@app/contracts';
+import { refuseBodiesWithoutCredentials } from './auth/credentials-before-body';
 import { ErrorFilter } from './common/error.filter';
 import { createValidationPipe } from './common/validation';
 import { mountApiDocs } from './openapi';
@@ -27,6 +28,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  app.use(refuseBodiesWithoutCredentials);
   app.use(requireJsonBodies);
   app.use(MEDIA_ROUTES, json({ limit: MEDIA_JSON_LIMIT, type: 'application/json' }));
   app.use(json({ limit: JSON_LIMIT, type: 'application/json' }));

@@ -1,15 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type InstanceScope } from '@app/contracts';
-import { MessageRepository } from '@app/database';
+import { EventLogRepository, MessageRepository } from '@app/database';
 import { LiveStatusReader } from '../instance-state/live-status.reader';
 
 const EDITABLE_KINDS = new Set(['text', 'link']);
+const OPERATION_KINDS = new Set(['edit', 'delete', 'reaction', 'delete_for_me', 'read', 'star', 'pin']);
 
 /** What the network only allows the author of a message to do, checked before anything is stored. */
 @Injectable()
 export class MessageRules {
   constructor(
     private readonly messages: MessageRepository,
+    private readonly events: EventLogRepository,
     private readonly statuses: LiveStatusReader,
   ) {}
 
@@ -27,14 +29,13 @@ export class MessageRules {
   }
 
   private async ownMessage(scope: InstanceScope, messageId: string, verb: string) {
+    const notOwn = AppError.forbidden(`only messages this instance sent can be ${verb}`);
     const message = await this.messages.find(scope.instanceId, messageId);
-    if (
-      !message ||
-      message.status === 'failed' ||
-      ['edit', 'delete', 'reaction', 'delete_for_me', 'read', 'star', 'pin'].includes(message.kind)
-    ) {
-      throw AppError.forbidden(`only messages this instance sent can be ${verb}`);
+    if (!message) {
+      // Someone else's message is forbidden; an id the gateway has never seen is simply not found.
+      throw (await this.events.receivedMessage(scope.instanceId, messageId)) ? notOwn : new AppError('not_found');
     }
+    if (message.status === 'failed' || OPERATION_KINDS.has(message.kind)) throw notOwn;
     return message;
   }
 

@@ -175,6 +175,7 @@ export class MessagesController {
   @Post(':messageId/edit')
   @HttpCode(200)
   @RequiresConnection()
+  @ApiErrors(404)
   @ApiOkResponse({ type: CreatedIdDto, description: 'the id of the edit operation' })
   edit(
     @CurrentScope() scope: InstanceScope,
@@ -189,6 +190,7 @@ export class MessagesController {
   @Post(':messageId/delete')
   @HttpCode(204)
   @RequiresConnection()
+  @ApiErrors(404)
   @ApiNoContentResponse({ description: 'deletion accepted' })
   async delete(
     @CurrentScope() scope: InstanceScope,

@@ -54,4 +54,14 @@ export class EventLogRepository {
       },
     }));
   }
+
+  /** Whether a message from someone else with this id reached the instance (as far as the retained log tells). */
+  async receivedMessage(instanceId: string, messageId: string): Promise<boolean> {
+    const rows = await this.prisma.$queryRaw<unknown[]>`
+      SELECT 1 FROM event_log
+      WHERE instance_id = ${instanceId} AND event_type = 'message' AND data->>'id' = ${messageId}
+        AND coalesce(data->'sender'->>'isMe', 'false') <> 'true'
+      LIMIT 1`;
+    return rows.length > 0;
+  }
 }
