@@ -136,7 +136,7 @@ export function intSetting(argv, flag, envName, fallback, min, max) {
  * Fresh database (migrated, session time zone UTC so DEFAULT CURRENT_TIMESTAMP and application-written timestamps
  * agree), Redis prefix, the built API and one worker. Waits until the worker holds every shard.
  */
-export async function startGateway({ cleanups, control, log, label, shardCount = 16, processes = [] }) {
+export async function startGateway({ cleanups, control, log, label, shardCount = 16, processes = [], env = {} }) {
   const scratchDir = makeScratchDir(cleanups);
   const infra = await setUpInfrastructure({ cleanups, scratchDir, log, label });
   control.check();
@@ -169,6 +169,7 @@ export async function startGateway({ cleanups, control, log, label, shardCount =
     RATE_LIMIT_REQUESTS: '1000000', // the highest value libs/config accepts: the limiter runs but never refuses
     RATE_LIMIT_WINDOW_SECONDS: '1',
     LOG_LEVEL: 'warn',
+    ...env,
   };
   const apiPort = await services.findFreePort();
   const api = startNode('api', [apiMain], { cleanups, env: { ...common, PORT: String(apiPort), WORKER_HEALTH_PORT: '0' } });

@@ -87,8 +87,10 @@ describe('POST /messages/text', () => {
           chatId: '447700900123@s.whatsapp.net',
           sender: { id: '15550002222@s.whatsapp.net', phone: '15550002222', isMe: true },
           isGroup: false,
+          isStatus: false,
           type: 'text',
           text: 'Hello there',
+          mentions: ['447700900123@s.whatsapp.net'],
         },
       ],
     ]);

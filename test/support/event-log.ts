@@ -13,7 +13,8 @@ export async function eventLog(instanceId: string): Promise<LoggedEvent[]> {
   await client.connect();
   try {
     const result = await client.query<{ seq: string; event_type: string; data: Record<string, unknown> }>(
-      'SELECT seq::text, event_type, data FROM event_log WHERE instance_id = $1 ORDER BY seq',
+      // Ordered by the stored number, not by the text it is read as ('10' < '9').
+      'SELECT seq::text, event_type, data FROM event_log WHERE instance_id = $1 ORDER BY event_log.seq',
       [instanceId],
     );
     return result.rows.map((row) => ({ seq: row.seq, eventType: row.event_type, data: row.data }));

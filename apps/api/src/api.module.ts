@@ -6,11 +6,13 @@ import { RedisModule } from '@app/redis';
 import { AccountModule } from './account/account.module';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
+import { EventsModule } from './events/events.module';
 import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
 import { MessagesModule } from './messages/messages.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SessionModule } from './session/session.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class ApiModule {
@@ -28,7 +30,9 @@ export class ApiModule {
         AccountModule,
         InstanceModule,
         SessionModule,
+        WebhooksModule,
         MessagesModule,
+        EventsModule,
         AdminModule,
         // The sandbox control surface does not exist at all when the operator switches test mode off.
         ...(config.sandboxEnabled ? [SandboxModule] : []),

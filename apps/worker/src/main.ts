@@ -4,6 +4,8 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
 import { ShardCoordinator } from './shards/shard-coordinator';
+import { DeliveryReconciler } from './webhooks/delivery-reconciler';
+import { WebhookDeliverer } from './webhooks/webhook-deliverer';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
@@ -15,14 +17,19 @@ async function bootstrap(): Promise<void> {
   await app.listen(config.workerHealthPort, '0.0.0.0');
   const coordinator = app.get(ShardCoordinator);
   await coordinator.start();
+  const deliverer = app.get(WebhookDeliverer);
+  const deliveryReconciler = app.get(DeliveryReconciler);
+  deliverer.start();
+  deliveryReconciler.start();
 
   // Shutdown order matters: stop taking work and hand shards over before the database and Redis close.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.log(`${signal}: handing over shards`);
-    await coordinator.stop();
+    logger.log(`${signal}: finishing webhook attempts in flight, handing over shards`);
+    deliveryReconciler.stop();
+    await Promise.all([deliverer.stop(), coordinator.stop()]);
     await app.close();
     process.exit(0);
   };

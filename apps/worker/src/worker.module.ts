@@ -3,17 +3,21 @@ import { ConfigModule, type AppConfig } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { MessagingModule } from '@app/messaging';
 import { ObservabilityModule, loggerModule } from '@app/observability';
-import { RedisModule } from '@app/redis';
+import { RedisModule, WebhookQueue } from '@app/redis';
 import { MediaResolver } from './dispatch/media-resolver';
 import { SendDispatcher } from './dispatch/send-dispatcher';
 import { SendQueueConsumers } from './dispatch/send-queue-consumers';
 import { SendReconciler } from './dispatch/send-reconciler';
+import { EventFanout } from './events/event-fanout';
+import { EventRoutingCache } from './events/event-routing.cache';
 import { CommandRouter } from './sessions/command-router';
 import { DriverRegistry } from './sessions/driver-registry';
 import { EventRecorder } from './sessions/event-recorder';
 import { InstanceSessions } from './sessions/instance-sessions.service';
 import { StatusStore } from './sessions/status-store';
 import { ShardCoordinator } from './shards/shard-coordinator';
+import { DeliveryReconciler } from './webhooks/delivery-reconciler';
+import { WebhookDeliverer } from './webhooks/webhook-deliverer';
 import { WorkerStatusController } from './worker-status.controller';
 
 /** The worker: owns network sessions (shards), sends, and event delivery. Only health, metrics and status are served over HTTP. */
@@ -33,6 +37,9 @@ export class WorkerModule {
       controllers: [WorkerStatusController],
       providers: [
         StatusStore,
+        EventRoutingCache,
+        WebhookQueue,
+        EventFanout,
         EventRecorder,
         DriverRegistry,
         InstanceSessions,
@@ -42,6 +49,8 @@ export class WorkerModule {
         SendQueueConsumers,
         SendReconciler,
         ShardCoordinator,
+        WebhookDeliverer,
+        DeliveryReconciler,
       ],
     };
   }

@@ -28,6 +28,14 @@ export interface AppConfig {
   authFailureLimit: AuthFailureLimitConfig;
   webhookAllowPrivateNetworks: boolean;
   webhookAllowedHosts: string[];
+  /** Delays in seconds before each webhook retry after the first attempt fails (each ±15 % jitter). */
+  webhookRetryScheduleSeconds: number[];
+  /** Webhook deliveries one worker makes at once, over all URLs. */
+  webhookConcurrency: number;
+  /** Deliveries one worker makes at once to the same URL, so one slow receiver cannot take every slot. */
+  webhookPerUrlConcurrency: number;
+  /** How long events stay in the event log (replay, retries, pull mode). */
+  eventRetentionHours: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: boolean;
   keyCacheTtlMs: number;
@@ -52,6 +60,10 @@ export const CONFIG_VARIABLES = [
   'AUTH_FAILURE_BLOCK_SECONDS',
   'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
   'WEBHOOK_ALLOWED_HOSTS',
+  'WEBHOOK_RETRY_SCHEDULE',
+  'WEBHOOK_CONCURRENCY',
+  'WEBHOOK_PER_URL_CONCURRENCY',
+  'EVENT_RETENTION_HOURS',
   'LOG_LEVEL',
   'TRUST_PROXY',
   'KEY_CACHE_TTL_MS',

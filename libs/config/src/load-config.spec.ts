@@ -31,6 +31,10 @@ describe('loadConfig', () => {
       authFailureLimit: { limit: 30, windowSeconds: 60, blockSeconds: 900 },
       webhookAllowPrivateNetworks: false,
       webhookAllowedHosts: [],
+      webhookRetryScheduleSeconds: [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400],
+      webhookConcurrency: 64,
+      webhookPerUrlConcurrency: 8,
+      eventRetentionHours: 72,
       logLevel: 'info',
       trustProxy: false,
     });
@@ -72,5 +76,14 @@ describe('loadConfig', () => {
 
   it('lists in CONFIG_VARIABLES exactly the variables it reads', () => {
     expect([...configVariablesRead()].sort()).toEqual([...CONFIG_VARIABLES].sort());
+  });
+
+  it('reads the webhook retry schedule as seconds and refuses anything else', () => {
+    expect(loadConfig({ ...minimal, WEBHOOK_RETRY_SCHEDULE: '0, 0.5,2' }).webhookRetryScheduleSeconds).toEqual([0, 0.5, 2]);
+    for (const bad of ['1,,2', '-1', 'soon', '604801']) {
+      expect(problemsOf({ ...minimal, WEBHOOK_RETRY_SCHEDULE: bad })).toEqual([
+        `WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of at most 50 delays in seconds (0 to 604800), got "${bad}"`,
+      ]);
+    }
   });
 });

@@ -67,6 +67,19 @@ class EnvReader {
     return fallback;
   }
 
+  /** A comma-separated list of non-negative numbers of seconds, at most 50 entries, each at most a week. */
+  durations(name: string, fallback: number[]): number[] {
+    const value = this.raw(name);
+    if (value === undefined) return fallback;
+    const items = value.split(',').map((item) => item.trim());
+    const numbers = items.map(Number);
+    if (items.length > 50 || items.some((item) => item === '') || numbers.some((n) => !Number.isFinite(n) || n < 0 || n > 604_800)) {
+      this.problems.push(`${name} must be a comma-separated list of at most 50 delays in seconds (0 to 604800), got "${value}"`);
+      return fallback;
+    }
+    return numbers;
+  }
+
   list(name: string): string[] {
     return (this.raw(name) ?? '')
       .split(',')
@@ -92,6 +105,9 @@ class EnvReader {
     return key;
   }
 }
+
+/** decisions.md: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
 
 /** The names of the variables `loadConfig` consults (for tests that keep the documented list honest). */
 export function configVariablesRead(): string[] {
@@ -134,6 +150,10 @@ function readAll(read: EnvReader): AppConfig {
     },
     webhookAllowPrivateNetworks: read.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     webhookAllowedHosts: read.list('WEBHOOK_ALLOWED_HOSTS'),
+    webhookRetryScheduleSeconds: read.durations('WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
+    webhookConcurrency: read.int('WEBHOOK_CONCURRENCY', 64, 1, 10_000),
+    webhookPerUrlConcurrency: read.int('WEBHOOK_PER_URL_CONCURRENCY', 8, 1, 1_000),
+    eventRetentionHours: read.int('EVENT_RETENTION_HOURS', 72, 1, 24 * 365),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: read.bool('TRUST_PROXY', false),
     keyCacheTtlMs: read.int('KEY_CACHE_TTL_MS', 30_000, 0, 3_600_000),

@@ -1,3 +1,5 @@
+import type { ChatPresenceState, ChatSettingType, EphemeralTimer, MediaType } from './event-payloads';
+
 /**
  * Requests the API sends to the worker that owns an instance, and their answers. One name → one
  * argument type → one result type, so both sides are checked by the compiler.
@@ -10,15 +12,39 @@ export interface SandboxGroupSpec {
   community: boolean;
 }
 
+export interface SandboxMediaSpec {
+  mediaType: MediaType;
+  mimeType?: string;
+  caption?: string;
+  fileLength?: number;
+  width?: number;
+  height?: number;
+  duration?: number;
+  filename?: string;
+  pageCount?: number;
+  viewOnce?: boolean;
+}
+
+export const SANDBOX_INBOUND_TYPES = ['text', 'media', 'reaction', 'contact', 'pinInChat', 'button_reply', 'list_reply'] as const;
+
 export interface SandboxInboundSpec {
   from: string;
   chatId?: string;
-  type: 'text' | 'button_reply' | 'list_reply';
+  type: (typeof SANDBOX_INBOUND_TYPES)[number];
   text?: string;
   replyTo?: string;
   buttonId?: string;
   rowId?: string;
   pushName?: string;
+  media?: SandboxMediaSpec;
+  /** The message a reaction or pin is about. */
+  messageId?: string;
+  emoji?: string;
+  vcards?: string[];
+  pinned?: boolean;
+  pinExpiration?: '24h' | '7d' | '30d';
+  isForwarded?: boolean;
+  mentions?: string[];
 }
 
 export interface SandboxContactSpec {
@@ -29,19 +55,65 @@ export interface SandboxContactSpec {
   lid?: string;
 }
 
+export type SandboxPresenceState = 'available' | 'unavailable' | ChatPresenceState;
+
+export interface SandboxChatSettingSpec {
+  chatId: string;
+  settingType: ChatSettingType;
+  /** mute: muted; pin: pinned; read: read; archive: archived. */
+  enabled?: boolean;
+  muteEndTime?: string;
+  expiration?: EphemeralTimer;
+  /** Who changed the disappearing-message timer; this account when left out. */
+  from?: string;
+}
+
+export interface SandboxProfileSpec {
+  id: string;
+  pushName?: string;
+  about?: string;
+  picture?: boolean;
+}
+
+export interface SandboxGroupChangeSpec {
+  groupId: string;
+  by?: string;
+  join?: string[];
+  leave?: string[];
+  promote?: string[];
+  demote?: string[];
+  name?: string;
+  topic?: string;
+  locked?: boolean;
+  announce?: boolean;
+  picture?: boolean;
+}
+
 export interface CommandContract {
   'session.qr': { args: Record<string, never>; result: { code: string } };
   'session.pairCode': { args: { phone: string }; result: { code: string } };
   'session.logout': { args: Record<string, never>; result: { loggedOut: boolean } };
   'session.restart': { args: Record<string, never>; result: { restarted: boolean } };
   'session.flushHistory': { args: Record<string, never>; result: { accepted: boolean } };
-  'sandbox.pair': { args: { phone?: string }; result: { deviceId: string } };
+  'sandbox.pair': { args: { phone?: string; error?: string }; result: { deviceId: string } };
   'sandbox.connection': { args: { state: 'offline' | 'online' }; result: { online: boolean } };
   'sandbox.logout': { args: Record<string, never>; result: { loggedOut: boolean } };
   'sandbox.contact': { args: SandboxContactSpec; result: { id: string } };
   'sandbox.group': { args: SandboxGroupSpec; result: { id: string } };
   'sandbox.inbound': { args: SandboxInboundSpec; result: { id: string } };
-  'sandbox.receipt': { args: { messageId: string; status: 'delivered' | 'read' }; result: { id: string } };
+  'sandbox.receipt': { args: { messageId: string; status: 'delivered' | 'read' | 'played'; from?: string }; result: { id: string } };
+  'sandbox.delete': { args: { messageId: string; forEveryone: boolean }; result: { id: string } };
+  'sandbox.star': { args: { messageId: string; starred: boolean }; result: { id: string } };
+  'sandbox.presence': { args: { from: string; state: SandboxPresenceState; chatId?: string }; result: { id: string } };
+  'sandbox.chatSetting': { args: SandboxChatSettingSpec; result: { id: string } };
+  'sandbox.profile': { args: SandboxProfileSpec; result: { id: string } };
+  'sandbox.groupChange': { args: SandboxGroupChangeSpec; result: { id: string } };
+  'sandbox.newsletterJoin': { args: { name: string; role: string }; result: { id: string } };
+  'sandbox.newsletterLeave': { args: { id: string }; result: { id: string } };
+  'sandbox.newsletterMute': { args: { id: string; muted: boolean }; result: { id: string } };
+  'sandbox.callOffer': { args: { from: string; video: boolean; groupId?: string }; result: { id: string } };
+  'sandbox.callAccept': { args: { id: string }; result: { id: string } };
+  'sandbox.callEnd': { args: { id: string; reason: 'ended' | 'rejected' }; result: { id: string } };
 }
 
 export type CommandName = keyof CommandContract;

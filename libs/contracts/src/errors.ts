@@ -9,6 +9,7 @@ export const ERROR_CATALOGUE = {
   forbidden: { status: 403, detail: 'forbidden' },
   not_found: { status: 404, detail: 'not found' },
   device_not_paired_conflict: { status: 409, detail: 'device not paired' },
+  webhooks_off: { status: 409, detail: 'webhooks are off for this instance (pull mode, or no webhook URL)' },
   payload_too_large: { status: 413, detail: 'request body too large' },
   idempotency_mismatch: { status: 422, detail: 'idempotency key reused with a different request' },
   rate_limited: { status: 429, detail: 'rate limited' },

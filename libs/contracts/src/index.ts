@@ -1,5 +1,6 @@
 export * from './errors';
 export * from './events';
+export * from './event-payloads';
 export * from './instance';
 export * from './jid';
 export * from './envelope';

@@ -8,7 +8,12 @@ export interface LiveStatus {
 }
 
 export function liveStatusKey(prefix: string, instanceId: string): string {
-  return `${prefix}:instance:${instanceId}:status`;
+  return `${liveStatusKeyPrefix(prefix)}${instanceId}:status`;
+}
+
+/** What every live-status key starts with (and, today, no other key). */
+export function liveStatusKeyPrefix(prefix: string): string {
+  return `${prefix}:instance:`;
 }
 
 /** Paired means the network knows a linked device for this instance, whether or not the link is up now. */

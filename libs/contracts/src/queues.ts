@@ -17,3 +17,25 @@ export const SEND_JOB_OPTIONS = {
   removeOnComplete: { age: 3600, count: 10_000 },
   removeOnFail: { age: 7 * 24 * 3600 },
 } as const;
+
+/**
+ * One webhook queue for all instances, consumed by every worker. A job is one attempt of one event's delivery;
+ * the delivery's state lives in PostgreSQL (webhook_deliveries), so a lost job is found again by the reconciler.
+ */
+export const WEBHOOK_QUEUE = 'webhooks';
+
+export interface WebhookJob {
+  eventId: string;
+  /** Attempts already made when this job was scheduled: a job that no longer matches the row is stale and skipped. */
+  attempts: number;
+}
+
+export function webhookJobId(eventId: string, attempts: number): string {
+  return `${eventId}.${attempts}`;
+}
+
+/** The record is in PostgreSQL; finished jobs are dropped so a redelivery can reuse the id. */
+export const WEBHOOK_JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true } as const;
+
+/** Invalidation topic: an instance's event routing (effective settings) changed; `*` means every instance. */
+export const EVENT_ROUTING_TOPIC = 'event-routing';

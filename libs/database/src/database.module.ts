@@ -5,11 +5,13 @@ import { PrismaService } from './prisma.service';
 import { CredentialRepository } from './repositories/credential.repository';
 import { CustomerRepository } from './repositories/customer.repository';
 import { EventLogRepository } from './repositories/event-log.repository';
+import { EventStreamRepository } from './repositories/event-stream.repository';
 import { InstanceLifecycleRepository } from './repositories/instance-lifecycle.repository';
 import { InstanceRepository } from './repositories/instance.repository';
 import { MediaRepository } from './repositories/media.repository';
 import { MessageRepository } from './repositories/message.repository';
 import { SandboxRepository } from './repositories/sandbox.repository';
+import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 
 const repositories = [
   CustomerRepository,
@@ -17,9 +19,11 @@ const repositories = [
   InstanceRepository,
   InstanceLifecycleRepository,
   EventLogRepository,
+  EventStreamRepository,
   SandboxRepository,
   MessageRepository,
   MediaRepository,
+  WebhookDeliveryRepository,
 ];
 
 @Global()

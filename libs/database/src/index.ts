@@ -6,6 +6,8 @@ export * from './repositories/credential.repository';
 export * from './repositories/instance.repository';
 export * from './repositories/instance-lifecycle.repository';
 export * from './repositories/event-log.repository';
+export * from './repositories/event-stream.repository';
 export * from './repositories/sandbox.repository';
 export * from './repositories/message.repository';
 export * from './repositories/media.repository';
+export * from './repositories/webhook-delivery.repository';

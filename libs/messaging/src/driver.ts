@@ -1,10 +1,11 @@
-import type { EventType, OutboundMessage } from '@app/contracts';
+import type { NormalisedEvent, OutboundMessage } from '@app/contracts';
 
 /** Why a link went down; decides what the session manager does next. */
 export type CloseReason =
   | 'network' // transient: reconnect with backoff
   | 'logged_out' // unlinked (from the phone or by us): credentials gone, instance unpaired
   | 'pairing_timeout' // nobody scanned the QR in time
+  | 'pairing_failed' // the phone tried to pair and the network refused it
   | 'replaced' // another connection took over this identity
   | 'stopped'; // we closed it ourselves
 
@@ -17,8 +18,15 @@ export interface SessionIdentity {
 export interface SessionHooks {
   qr(code: string): void;
   opened(info: { deviceId: string; isNewLogin: boolean }): void;
-  closed(reason: CloseReason, detail?: string): void;
-  event(eventType: EventType, data: Record<string, unknown>): void;
+  /**
+   * The link closed. `detail`: for `logged_out` the reason code of the `logged_out` event (`user_logged_out`,
+   * `api_logout`, ...); for `pairing_failed` and `replaced` the error of `login_error`, with the device concerned.
+   */
+  closed(reason: CloseReason, detail?: string, deviceId?: string): void;
+  /** A network happening, built with `normalise` so every driver's events have the same payloads. */
+  event(event: NormalisedEvent): void;
+  /** Whether the instance wants the network's chat history now (its effective `historySync` setting). */
+  historySyncEnabled(): Promise<boolean>;
 }
 
 /** One instance's connection to the network. Outcomes arrive through the hooks, not the return values. */
@@ -37,9 +45,15 @@ export interface NetworkSession {
    * Hands one message or message operation to the network. Resolves once the network took it; throws
    * PermanentSendError when it never will, anything else when it may later (the row stays pending).
    */
-  send(message: OutboundMessage): Promise<void>;
-  /** Re-emits the chat history the network holds, as `message_history_sync` events. */
+  send(message: OutboundMessage): Promise<SentMessage>;
+  /** Emits the chat history the network holds as `message_history_sync` events (the caller checked `historySync`). */
   flushHistory(): Promise<void>;
+}
+
+/** What the network reports back for a send. */
+export interface SentMessage {
+  /** The network's own `message` event for a new message (`sender.isMe`); absent for operations on other messages. */
+  ownMessage?: Extract<NormalisedEvent, { eventType: 'message' }>;
 }
 
 export interface NetworkDriver {

@@ -3,3 +3,5 @@ export * from './redis.service';
 export * from './invalidation-bus';
 export * from './command-client';
 export * from './command-server';
+export * from './webhook-queue';
+export * from './key-invalidations';

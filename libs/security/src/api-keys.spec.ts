@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import { apiKeyKind, hashApiKey, issueApiKey } from './api-keys';
 
 describe('API keys', () => {
@@ -19,6 +20,26 @@ describe('API keys', () => {
   it('recognises its own keys and their kind', () => {
     expect(apiKeyKind(issueApiKey('customer').key)).toBe('customer');
     expect(apiKeyKind(issueApiKey('instance').key)).toBe('instance');
+  });
+
+  it('accepts every key whose checksum is the base62 of its CRC-32 (the format of keys issued so far)', () => {
+    const alphabet = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+    // The original computation, with BigInt over the four bytes of the CRC.
+    const reference = (body: string) => {
+      let value = BigInt(crc32(body) >>> 0);
+      let out = '';
+      while (out.length < 6) {
+        out = alphabet[Number(value % 62n)] + out;
+        value /= 62n;
+      }
+      return out;
+    };
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...alphabet), minLength: 43, maxLength: 43 }), fc.boolean(), (body, customer) => {
+        expect(apiKeyKind(`mgw_${customer ? 'ck' : 'ik'}_${body}${reference(body)}`)).toBe(customer ? 'customer' : 'instance');
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('rejects any single-character change without touching storage', () => {

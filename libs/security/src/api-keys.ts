@@ -28,10 +28,15 @@ function toBase62(bytes: Buffer, length: number): string {
   return out;
 }
 
+/** Base62 of the body's CRC-32, six digits (what `toBase62` gives for its four bytes, in plain number arithmetic: every request checks one). */
 function checksum(body: string): string {
-  const buffer = Buffer.alloc(4);
-  buffer.writeUInt32BE(crc32(body) >>> 0);
-  return toBase62(buffer, CHECKSUM_LENGTH);
+  let value = crc32(body) >>> 0;
+  let out = '';
+  while (out.length < CHECKSUM_LENGTH) {
+    out = BASE62[value % 62] + out;
+    value = Math.floor(value / 62);
+  }
+  return out;
 }
 
 export function hashApiKey(key: string): string {

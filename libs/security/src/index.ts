@@ -3,3 +3,4 @@ export * from './secret-box';
 export * from './compare';
 export * from './ids';
 export * from './outbound-http';
+export * from './webhook-signature';

@@ -20,6 +20,13 @@ export class OutboundHttpError extends Error {
 
 const MAX_REDIRECTS = 3;
 
+export interface OutboundResponse {
+  statusCode: number;
+  headers: http.IncomingHttpHeaders;
+  /** The first bytes of the answer, up to the caller's cap. */
+  body: Buffer;
+}
+
 function isIp(value: string): boolean {
   return ipaddr.isValid(value.replace(/^\[|\]$/g, ''));
 }
@@ -47,14 +54,20 @@ export class OutboundHttp {
     this.httpsAgent = new RequestFilteringHttpsAgent(options);
   }
 
-  /** Refuses (before anything is stored) a URL whose host is, or resolves to, a non-public address. */
-  async assertReachable(rawUrl: string): Promise<void> {
+  /**
+   * Refuses (before anything is stored) a URL whose host is, or resolves to, a non-public address. A name that does
+   * not resolve now is refused too unless `allowUnresolved` (webhook settings: the connection is checked again anyway).
+   */
+  async assertReachable(rawUrl: string, options: { allowUnresolved?: boolean } = {}): Promise<void> {
     const url = new URL(rawUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundHttpError('only http and https URLs are allowed');
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (this.policy.allowPrivateNetworks || this.policy.allowedHosts.includes(host.toLowerCase())) return;
     const addresses = isIp(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((entry) => entry.address);
-    if (addresses.length === 0) throw new OutboundHttpError(`${host} does not resolve`);
+    if (addresses.length === 0) {
+      if (options.allowUnresolved) return;
+      throw new OutboundHttpError(`${host} does not resolve`);
+    }
     if (!addresses.every(isPublicAddress)) throw new OutboundHttpError(`${host} is not a public address`);
   }
 
@@ -78,14 +91,66 @@ export class OutboundHttp {
     throw new OutboundHttpError('too many redirects');
   }
 
+  /**
+   * POSTs a body and reads at most `maxResponseBytes` of the answer (the rest is discarded, the connection closed).
+   * Redirects are not followed: a 3xx is returned like any other status.
+   */
+  async post(
+    rawUrl: string,
+    body: string,
+    headers: Record<string, string>,
+    limits: { timeoutMs: number; maxResponseBytes: number },
+  ): Promise<OutboundResponse> {
+    const url = new URL(rawUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new OutboundHttpError('only http and https URLs are allowed');
+    const secure = url.protocol === 'https:';
+    const payload = Buffer.from(body, 'utf8');
+    return new Promise((resolve, reject) => {
+      const request = (secure ? https : http).request(
+        url,
+        {
+          method: 'POST',
+          agent: this.agentFor(url),
+          headers: { ...headers, 'Content-Length': String(payload.length) },
+          signal: AbortSignal.timeout(limits.timeoutMs),
+        },
+        (response) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          response.on('data', (chunk: Buffer) => {
+            if (size >= limits.maxResponseBytes) return;
+            const room = limits.maxResponseBytes - size;
+            chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+            size += Math.min(chunk.length, room);
+            if (size >= limits.maxResponseBytes) response.destroy();
+          });
+          const done = () => resolve({ statusCode: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) });
+          response.on('end', done);
+          response.on('close', done);
+          response.on('error', () => done());
+        },
+      );
+      request.on('error', (error) => {
+        const message =
+          error.name === 'AbortError' || error.name === 'TimeoutError' ? `no answer within ${limits.timeoutMs} ms` : error.message;
+        reject(error instanceof OutboundHttpError ? error : new OutboundHttpError(message));
+      });
+      request.end(payload);
+    });
+  }
+
+  private agentFor(url: URL): http.Agent {
+    const trusted = this.policy.allowedHosts.includes(url.hostname.toLowerCase());
+    const secure = url.protocol === 'https:';
+    return secure ? (trusted ? this.plainHttps : this.httpsAgent) : trusted ? this.plainHttp : this.httpAgent;
+  }
+
   private get(url: URL, timeoutMs: number): Promise<http.IncomingMessage> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:')
       return Promise.reject(new OutboundHttpError('only http and https URLs are allowed'));
-    const trusted = this.policy.allowedHosts.includes(url.hostname.toLowerCase());
     const secure = url.protocol === 'https:';
-    const agent = secure ? (trusted ? this.plainHttps : this.httpsAgent) : trusted ? this.plainHttp : this.httpAgent;
     return new Promise((resolve, reject) => {
-      const request = (secure ? https : http).get(url, { agent, timeout: timeoutMs }, resolve);
+      const request = (secure ? https : http).get(url, { agent: this.agentFor(url), timeout: timeoutMs }, resolve);
       request.on('timeout', () => request.destroy(new OutboundHttpError(`no answer from ${url.host} within ${timeoutMs} ms`)));
       request.on('error', (error) => reject(error instanceof OutboundHttpError ? error : new OutboundHttpError(error.message)));
     });

@@ -4,12 +4,14 @@ import { CustomerRepository } from '@app/database';
 import { issueApiKey, newId } from '@app/security';
 import { KeyResolver } from '../auth/key-resolver.service';
 import type { CustomerDefaultsDto } from './dto/customer-defaults.dto';
+import { WebhookTargets } from './webhook-targets';
 
 @Injectable()
 export class CustomerAccountService {
   constructor(
     private readonly customers: CustomerRepository,
     private readonly keys: KeyResolver,
+    private readonly webhooks: WebhookTargets,
   ) {}
 
   async getDefaults(scope: CustomerScope): Promise<CustomerDefaultsDto> {
@@ -18,6 +20,7 @@ export class CustomerAccountService {
   }
 
   async updateDefaults(scope: CustomerScope, dto: CustomerDefaultsDto): Promise<void> {
+    await this.webhooks.assertAllowed('defaultWebhookUrl', dto.defaultWebhookUrl);
     await this.customers.updateDefaults(scope, {
       defaultWebhookUrl: dto.defaultWebhookUrl || null,
       defaultSigningSecret: dto.defaultSigningSecret || null,
@@ -25,6 +28,7 @@ export class CustomerAccountService {
       defaultHistorySync: dto.defaultHistorySync,
       defaultPullMode: dto.defaultPullMode,
     });
+    await this.webhooks.changed({ customerId: scope.customerId });
   }
 
   /** The dashboard's "rotate" action: the old key is invalid on every replica before this returns. */

@@ -10,6 +10,7 @@ import type { CreatedInstanceDto, InstanceDetailDto, InstancePageDto, InstanceSe
 import type { CreateInstanceDto, ListInstancesQueryDto, RenameInstanceDto, UpdateInstanceSettingsDto } from './dto/instance-requests.dto';
 import type { PacingDto } from './dto/pacing.dto';
 import { toInstanceDetail, toSettingsDto } from './instance-detail.mapper';
+import { WebhookTargets } from './webhook-targets';
 
 /** Converts the API's empty-string "unset" into storage's null. */
 export function toStoredSettings(dto: UpdateInstanceSettingsDto): Partial<InstanceSettings> {
@@ -30,6 +31,7 @@ export class InstancesService {
     private readonly keys: KeyResolver,
     private readonly commands: CommandClient,
     private readonly redis: RedisService,
+    private readonly webhooks: WebhookTargets,
   ) {}
 
   async create(scope: CustomerScope, dto: CreateInstanceDto): Promise<CreatedInstanceDto> {
@@ -61,7 +63,9 @@ export class InstancesService {
   }
 
   async updateSettings(scope: CustomerScope, id: string, dto: UpdateInstanceSettingsDto): Promise<void> {
+    await this.webhooks.assertAllowed('webhookUrl', dto.webhookUrl);
     if (!(await this.instances.updateSettings(scope, id, toStoredSettings(dto)))) throw new AppError('not_found');
+    await this.webhooks.changed({ instanceId: id });
   }
 
   /** Issues a new instance key; the previous one stops working on every replica at once. */

@@ -2,7 +2,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, type CustomerScope, type InstanceScope } from '@app/contracts';
 import type { KeyPrincipal } from '@app/database';
-import { hashApiKey, secretsEqual } from '@app/security';
+import { secretsEqual } from '@app/security';
 import { KeyResolver } from './key-resolver.service';
 import { RateLimits } from './rate-limits.service';
 import type { ScopedRequest } from './scope';
@@ -28,11 +28,10 @@ export class Authenticator {
     const address = clientAddress(request);
     await this.limits.assertAddressNotBlocked(address);
     const key = header(request, 'x-api-key');
-    const principal = key ? await this.keys.principalFor(key) : null;
-    if (!key || !principal) return this.reject(address);
-    const keyHash = hashApiKey(key);
-    await this.limits.consumeRequest(keyHash);
-    return { principal, keyHash };
+    const resolved = key ? await this.keys.resolve(key) : null;
+    if (!resolved) return this.reject(address);
+    await this.limits.consumeRequest(resolved.keyHash);
+    return resolved;
   }
 
   async reject(address: string): Promise<never> {

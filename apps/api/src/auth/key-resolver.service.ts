@@ -37,14 +37,16 @@ export class KeyResolver implements OnModuleInit {
     });
   }
 
-  async principalFor(key: string): Promise<KeyPrincipal | null> {
+  /** The key's principal and hash (the key's id for rate limits), or null for a malformed or unknown key. */
+  async resolve(key: string): Promise<{ principal: KeyPrincipal; keyHash: string } | null> {
     if (!apiKeyKind(key)) return null;
-    const hash = hashApiKey(key);
-    const cached = this.fresh(this.principals, hash);
-    if (cached) return cached;
-    const principal = await this.credentials.principalForKeyHash(hash);
-    if (principal) this.remember(this.principals, hash, principal);
-    return principal;
+    const keyHash = hashApiKey(key);
+    const cached = this.fresh(this.principals, keyHash);
+    if (cached) return { principal: cached, keyHash };
+    const principal = await this.credentials.principalForKeyHash(keyHash);
+    if (!principal) return null;
+    this.remember(this.principals, keyHash, principal);
+    return { principal, keyHash };
   }
 
   async ownerOf(instanceId: string): Promise<string | null> {

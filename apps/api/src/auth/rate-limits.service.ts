@@ -8,15 +8,23 @@ function rateLimited(msBeforeNext: number): AppError {
   return new AppError('rate_limited', undefined, { 'Retry-After': String(Math.max(1, Math.ceil(msBeforeNext / 1000))) });
 }
 
-/** Per-key request limits and a per-address limit on failed authentications, shared by all replicas via Redis. */
 /** How long this replica trusts "address not blocked" before asking Redis again. */
 const CLEAR_ADDRESS_TTL_MS = 1_000;
 
+interface Waiter {
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/** Per-key request limits and a per-address limit on failed authentications, shared by all replicas via Redis. */
 @Injectable()
 export class RateLimits {
   private readonly perKey: RateLimiterRedis;
   private readonly authFailures: RateLimiterRedis;
   private readonly clearUntil = new Map<string, number>();
+  private readonly addressChecks = new Map<string, Promise<RateLimiterRes | null>>();
+  private readonly pendingConsumes = new Map<string, Waiter[]>();
+  private consumeScheduled = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -41,20 +49,61 @@ export class RateLimits {
     });
   }
 
-  /** Throws 429 when the key used up its window. `keyId` is the key's hash, never the key. */
-  async consumeRequest(keyId: string): Promise<void> {
+  /**
+   * Throws 429 when the key used up its window. `keyId` is the key's hash, never the key. Requests of one key that
+   * arrive in the same turn of the event loop are counted with one Redis call of n points; the first ones up to the
+   * limit pass, exactly as n calls of one point in arrival order would decide.
+   */
+  consumeRequest(keyId: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      let waiting = this.pendingConsumes.get(keyId);
+      if (!waiting) {
+        waiting = [];
+        this.pendingConsumes.set(keyId, waiting);
+      }
+      waiting.push({ resolve, reject });
+      if (!this.consumeScheduled) {
+        this.consumeScheduled = true;
+        setImmediate(() => this.consumePending());
+      }
+    });
+  }
+
+  private consumePending(): void {
+    this.consumeScheduled = false;
+    const batches = [...this.pendingConsumes];
+    this.pendingConsumes.clear();
+    for (const [keyId, waiters] of batches) void this.consumeFor(keyId, waiters);
+  }
+
+  private async consumeFor(keyId: string, waiters: Waiter[]): Promise<void> {
     try {
-      await this.perKey.consume(keyId);
+      await this.perKey.consume(keyId, waiters.length);
+      for (const waiter of waiters) waiter.resolve();
     } catch (rejection) {
-      if (rejection instanceof RateLimiterRes) throw rateLimited(rejection.msBeforeNext);
-      throw rejection;
+      if (!(rejection instanceof RateLimiterRes)) {
+        for (const waiter of waiters) waiter.reject(rejection);
+        return;
+      }
+      // `consumedPoints` counts these requests too: the window had room for the first `room` of them.
+      const room = this.config.rateLimit.requests - (rejection.consumedPoints - waiters.length);
+      waiters.forEach((waiter, index) => (index < room ? waiter.resolve() : waiter.reject(rateLimited(rejection.msBeforeNext))));
     }
   }
 
   /** Throws 429 while an address is blocked for too many failed authentications. */
   async assertAddressNotBlocked(address: string): Promise<void> {
     if ((this.clearUntil.get(address) ?? 0) > Date.now()) return;
-    const state = await this.authFailures.get(address).catch(() => null);
+    // Requests that find the answer expired together share one lookup.
+    let check = this.addressChecks.get(address);
+    if (!check) {
+      check = this.authFailures
+        .get(address)
+        .catch(() => null)
+        .finally(() => this.addressChecks.delete(address));
+      this.addressChecks.set(address, check);
+    }
+    const state = await check;
     if (state && state.consumedPoints > this.config.authFailureLimit.limit) throw rateLimited(state.msBeforeNext);
     if (this.clearUntil.size > 100_000) this.clearUntil.clear();
     this.clearUntil.set(address, Date.now() + CLEAR_ADDRESS_TTL_MS);

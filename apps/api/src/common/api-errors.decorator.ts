@@ -7,7 +7,7 @@ const DESCRIPTIONS: Record<number, string> = {
   401: 'missing or invalid API key: `unauthorized`',
   403: 'not allowed: `device not paired` or `forbidden: <reason>`',
   404: 'no such resource: `not found`',
-  409: 'device not paired',
+  409: 'conflict with the instance state: `device not paired`, or `webhooks are off for this instance (...)`',
   413: 'request body too large',
   422: 'idempotency key reused with a different request',
   429: 'rate limited; see the Retry-After header',

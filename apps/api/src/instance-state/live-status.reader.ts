@@ -1,23 +1,69 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, liveStatusKey, type InstanceScope, type LiveStatus } from '@app/contracts';
+import { AppError, liveStatusKey, liveStatusKeyPrefix, type InstanceScope, type LiveStatus } from '@app/contracts';
 import { InstanceRepository } from '@app/database';
-import { RedisService } from '@app/redis';
+import { KeyInvalidations, RedisService } from '@app/redis';
 
-/** The instance's current status: the owning worker's live copy in Redis, else what PostgreSQL last recorded. */
+/** A bound on staleness should a push ever go missing without the connection noticing. */
+const CACHE_TTL_MS = 1_000;
+const MAX_ENTRIES = 50_000;
+
+interface Cached {
+  value: LiveStatus;
+  expiresAt: number;
+}
+
+/**
+ * The instance's current status: the owning worker's live copy in Redis, else what PostgreSQL last recorded.
+ * What was read from Redis is kept in memory only while Redis pushes changes of those keys to this process (key
+ * tracking, see `KeyInvalidations`): a status change reaches every replica as soon as the worker writes it.
+ */
 @Injectable()
-export class LiveStatusReader {
+export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
+  private readonly cache = new Map<string, Cached>();
+  private readonly invalidations: KeyInvalidations;
+
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly redis: RedisService,
     private readonly instances: InstanceRepository,
-  ) {}
+  ) {
+    this.invalidations = new KeyInvalidations(redis, liveStatusKeyPrefix(config.queuePrefix));
+  }
+
+  onModuleInit(): void {
+    this.invalidations.onInvalidate((keys) => {
+      if (keys === null) this.cache.clear();
+      else for (const key of keys) this.cache.delete(key);
+    });
+    this.invalidations.start();
+  }
+
+  onModuleDestroy(): void {
+    this.invalidations.stop();
+  }
 
   async read(scope: InstanceScope): Promise<LiveStatus> {
-    const cached = await this.redis.client.get(liveStatusKey(this.config.queuePrefix, scope.instanceId)).catch(() => null);
-    if (cached) return JSON.parse(cached) as LiveStatus;
+    const key = liveStatusKey(this.config.queuePrefix, scope.instanceId);
+    if (this.invalidations.isLive) {
+      const hit = this.cache.get(key);
+      if (hit && hit.expiresAt > Date.now()) return hit.value;
+    }
+    const generation = this.invalidations.generation;
+    const stored = await this.redis.client.get(key).catch(() => null);
+    if (stored) {
+      const value = Object.freeze(JSON.parse(stored) as LiveStatus);
+      // Only when no push (and no loss) came in between: one may have been about this very key.
+      if (this.invalidations.isLive && this.invalidations.generation === generation) this.remember(key, value);
+      return value;
+    }
     const instance = await this.instances.find(scope, scope.instanceId);
     if (!instance) throw new AppError('not_found');
     return { status: instance.status, deviceId: instance.deviceId, updatedAt: Date.now() };
+  }
+
+  private remember(key: string, value: LiveStatus): void {
+    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
+    this.cache.set(key, { value, expiresAt: Date.now() + CACHE_TTL_MS });
   }
 }

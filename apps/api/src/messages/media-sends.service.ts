@@ -1,9 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@app/config';
+import { Injectable } from '@nestjs/common';
 import { AppError, MAX_MEDIA_BYTES, type InstanceScope, type MediaSource } from '@app/contracts';
 import { MediaRepository } from '@app/database';
-import { OutboundHttp, OutboundHttpError, outboundPolicy } from '@app/security';
 import type { CreatedIdDto } from '../common/created-id.dto';
+import { PublicUrls } from '../common/public-urls';
 import type { SendAudioDto, SendDocumentDto, SendImageDto, SendStickerDto, SendVideoDto, SendVoiceDto } from './dto/send-media.dto';
 import { sendOptions } from './message-payloads';
 import { MessagesService } from './messages.service';
@@ -27,15 +26,11 @@ const DEFAULT_MIME: Record<MediaKind, string> = {
  */
 @Injectable()
 export class MediaSends {
-  private readonly outbound: OutboundHttp;
-
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly urls: PublicUrls,
     private readonly messages: MessagesService,
     private readonly media: MediaRepository,
-  ) {
-    this.outbound = new OutboundHttp(outboundPolicy(config));
-  }
+  ) {}
 
   async send(scope: InstanceScope, kind: MediaKind, dto: MediaDto, key?: string): Promise<CreatedIdDto> {
     const mimeType = ('mimeType' in dto && dto.mimeType) || undefined;
@@ -59,12 +54,7 @@ export class MediaSends {
       return this.media.store(scope.instanceId, mimeType ?? DEFAULT_MIME[kind], bytes);
     }
     const url = dto.url as string;
-    try {
-      await this.outbound.assertReachable(url);
-    } catch (error) {
-      if (error instanceof OutboundHttpError) throw AppError.validation(`url must point to a public http(s) address: ${error.message}`);
-      throw error;
-    }
+    await this.urls.assertPublic('url', url);
     return { url, ...(mimeType ? { mimeType } : {}) };
   }
 }

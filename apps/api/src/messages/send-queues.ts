@@ -5,12 +5,19 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { JOB_NAMES, SEND_JOB_OPTIONS, sendQueueName, shardOf, type SendJob } from '@app/contracts';
 import { RedisService } from '@app/redis';
 
+interface Doorbell {
+  job: SendJob;
+  done: () => void;
+}
+
 /** Producer side of the per-shard send queues. */
 @Injectable()
 export class SendQueues implements OnModuleDestroy {
   private readonly logger = new Logger(SendQueues.name);
   private readonly queues = new Map<number, Queue<SendJob>>();
   private connection: Redis | undefined;
+  private readonly pending = new Map<number, Doorbell[]>();
+  private flushScheduled = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -19,17 +26,49 @@ export class SendQueues implements OnModuleDestroy {
 
   /**
    * Rings the owning worker. A failure here loses nothing: the message row is already committed and the
-   * worker's reconciler finds it, so the request still succeeds.
+   * worker's reconciler finds it, so the request still succeeds. Doorbells rung in the same turn of the event loop
+   * (the accepts of one group commit) go to Redis together, one `addBulk` per shard, each job still with its message
+   * id as job id.
    */
-  async notify(instanceId: string, messageId: string): Promise<void> {
+  notify(instanceId: string, messageId: string): Promise<void> {
+    return new Promise<void>((done) => {
+      const shard = shardOf(instanceId, this.config.shardCount);
+      let doorbells = this.pending.get(shard);
+      if (!doorbells) {
+        doorbells = [];
+        this.pending.set(shard, doorbells);
+      }
+      doorbells.push({ job: { instanceId, messageId }, done });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batches = [...this.pending];
+    this.pending.clear();
+    for (const [shard, doorbells] of batches) void this.ring(shard, doorbells);
+  }
+
+  private async ring(shard: number, doorbells: Doorbell[]): Promise<void> {
     try {
-      await this.queueFor(shardOf(instanceId, this.config.shardCount)).add(
-        JOB_NAMES.send,
-        { instanceId, messageId },
-        { jobId: messageId, ...SEND_JOB_OPTIONS },
-      );
+      const queue = this.queueFor(shard);
+      if (doorbells.length === 1) {
+        const [{ job }] = doorbells;
+        await queue.add(JOB_NAMES.send, job, { jobId: job.messageId, ...SEND_JOB_OPTIONS });
+      } else {
+        await queue.addBulk(
+          doorbells.map(({ job }) => ({ name: JOB_NAMES.send, data: job, opts: { jobId: job.messageId, ...SEND_JOB_OPTIONS } })),
+        );
+      }
     } catch (error) {
-      this.logger.warn(`send job for ${messageId} not queued (the reconciler will pick it up): ${(error as Error).message}`);
+      const what = doorbells.length === 1 ? `send job for ${doorbells[0].job.messageId}` : `${doorbells.length} send jobs`;
+      this.logger.warn(`${what} not queued (the reconciler will pick them up): ${(error as Error).message}`);
+    } finally {
+      for (const { done } of doorbells) done();
     }
   }
 

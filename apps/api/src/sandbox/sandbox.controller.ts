@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { InstanceScope } from '@app/contracts';
 import { InstanceAuth } from '../auth/auth.decorators';
@@ -6,14 +6,25 @@ import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { CreatedIdDto } from '../common/created-id.dto';
 import {
+  InboxEntryDto,
   OutboxEntryDto,
+  SandboxCallDto,
+  SandboxCallEndDto,
+  SandboxChatSettingDto,
   SandboxConnectionDto,
   SandboxContactDto,
+  SandboxDeleteDto,
+  SandboxGroupChangeDto,
   SandboxGroupDto,
   SandboxInboundDto,
+  SandboxNewsletterDto,
+  SandboxNewsletterMuteDto,
   SandboxPairDto,
   SandboxPairedDto,
+  SandboxPresenceDto,
+  SandboxProfileDto,
   SandboxReceiptDto,
+  SandboxStarDto,
 } from './dto/sandbox.dto';
 import { SandboxService } from './sandbox.service';
 
@@ -25,7 +36,10 @@ import { SandboxService } from './sandbox.service';
 export class SandboxController {
   constructor(private readonly sandbox: SandboxService) {}
 
-  /** As if the phone scanned the QR code: the instance becomes connected and `logged_in` is emitted. */
+  /**
+   * As if the phone scanned the QR code: the instance becomes connected and `logged_in` is emitted (then
+   * `initial_sync_finished` when history sync is on). With `error` the network refuses the device: `login_error`.
+   */
   @Post('pair')
   @HttpCode(200)
   @ApiOkResponse({ type: SandboxPairedDto })
@@ -41,7 +55,7 @@ export class SandboxController {
     return this.sandbox.connection(scope, dto);
   }
 
-  /** Logs the instance out from the phone's side (`logged_out`). */
+  /** Logs the instance out from the phone's side (`logged_out`, reason `user_logged_out`). */
   @Post('logout')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'logged out from the phone' })
@@ -50,14 +64,14 @@ export class SandboxController {
     return this.sandbox.logout(scope);
   }
 
-  /** Adds or updates a contact in the simulated address book. */
+  /** Adds or updates a contact in the simulated address book (`contact`). */
   @Post('contacts')
   @ApiCreatedResponse({ type: CreatedIdDto })
   contact(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxContactDto): Promise<CreatedIdDto> {
     return this.sandbox.contact(scope, dto);
   }
 
-  /** Creates a group or community the instance belongs to, with chosen admins. */
+  /** Creates a group or community the instance belongs to, with chosen admins (`group`, one per group created). */
   @Post('groups')
   @ApiCreatedResponse({ type: CreatedIdDto })
   @ApiErrors(403)
@@ -65,19 +79,126 @@ export class SandboxController {
     return this.sandbox.group(scope, dto);
   }
 
-  /** A contact sends a message or taps a reply button / list row of a message this instance sent. */
+  /**
+   * A contact sends a message (text, media, reaction, contact, pinInChat) or taps a reply button / list row of a
+   * message this instance sent (`message`; `chat_push_name` first when the sender's push name changed).
+   */
   @Post('inbound')
   @ApiCreatedResponse({ type: CreatedIdDto })
   inbound(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxInboundDto): Promise<CreatedIdDto> {
     return this.sandbox.inbound(scope, dto);
   }
 
-  /** The recipient's phone reports a sent message delivered or read. */
+  /** The recipient's phone reports a sent message delivered, read or played (`message_read`). */
   @Post('receipts')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'receipt produced' })
   receipt(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxReceiptDto): Promise<void> {
     return this.sandbox.receipt(scope, dto);
+  }
+
+  /** A message is deleted: by its author for everyone, or by the phone for this account only (`message_delete`). */
+  @Post('delete')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'message deleted' })
+  deleteMessage(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxDeleteDto): Promise<void> {
+    return this.sandbox.deleteMessage(scope, dto);
+  }
+
+  /** The phone stars or unstars a message (`message_star`). */
+  @Post('star')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'message starred or unstarred' })
+  star(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxStarDto): Promise<void> {
+    return this.sandbox.star(scope, dto);
+  }
+
+  /** A contact comes online or goes offline (`user_presence`), or types, records or pauses in a chat (`chat_presence`). */
+  @Post('presence')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'presence announced' })
+  presence(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxPresenceDto): Promise<void> {
+    return this.sandbox.presence(scope, dto);
+  }
+
+  /** The phone mutes, pins, marks read, archives a chat or sets its disappearing-message timer (`chat_setting`). */
+  @Post('chat-settings')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'chat setting changed' })
+  chatSetting(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxChatSettingDto): Promise<void> {
+    return this.sandbox.chatSetting(scope, dto);
+  }
+
+  /** A contact changes their push name, about text or picture (`chat_push_name`, `chat_status`, `chat_picture`). */
+  @Post('profile')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'profile changed' })
+  profile(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxProfileDto): Promise<void> {
+    return this.sandbox.profile(scope, dto);
+  }
+
+  /**
+   * A member changes a group: members join or leave, admins are promoted or demoted, name, topic, locked,
+   * announce (`group`) or picture (`chat_picture`). Exactly one change per request.
+   */
+  @Post('groups/:id/changes')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'group changed' })
+  groupChange(@CurrentScope() scope: InstanceScope, @Param('id') id: string, @Body() dto: SandboxGroupChangeDto): Promise<void> {
+    return this.sandbox.groupChange(scope, id, dto);
+  }
+
+  /** The phone follows a channel (`newsletter`, action join). */
+  @Post('newsletters')
+  @ApiCreatedResponse({ type: CreatedIdDto })
+  joinNewsletter(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxNewsletterDto): Promise<CreatedIdDto> {
+    return this.sandbox.joinNewsletter(scope, dto);
+  }
+
+  /** The phone stops following a channel (`newsletter`, action leave). */
+  @Post('newsletters/:id/leave')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'channel left' })
+  leaveNewsletter(@CurrentScope() scope: InstanceScope, @Param('id') id: string): Promise<void> {
+    return this.sandbox.leaveNewsletter(scope, id);
+  }
+
+  /** The phone mutes or unmutes a channel (`newsletter`, action mute). */
+  @Post('newsletters/:id/mute')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'channel muted or unmuted' })
+  muteNewsletter(@CurrentScope() scope: InstanceScope, @Param('id') id: string, @Body() dto: SandboxNewsletterMuteDto): Promise<void> {
+    return this.sandbox.muteNewsletter(scope, id, dto);
+  }
+
+  /** A contact calls this account (`call_offer`); the id names the call for accept and end. */
+  @Post('calls')
+  @ApiCreatedResponse({ type: CreatedIdDto })
+  offerCall(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxCallDto): Promise<CreatedIdDto> {
+    return this.sandbox.offerCall(scope, dto);
+  }
+
+  /** The phone answers a ringing call (`call_accept`). */
+  @Post('calls/:id/accept')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'call accepted' })
+  acceptCall(@CurrentScope() scope: InstanceScope, @Param('id') id: string): Promise<void> {
+    return this.sandbox.acceptCall(scope, id);
+  }
+
+  /** The call ends, hung up or declined (`call_terminate`). */
+  @Post('calls/:id/end')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'call ended' })
+  endCall(@CurrentScope() scope: InstanceScope, @Param('id') id: string, @Body() dto: SandboxCallEndDto): Promise<void> {
+    return this.sandbox.endCall(scope, id, dto);
+  }
+
+  /** What contacts sent this instance, in order, as the phone shows it now. */
+  @Get('inbox')
+  @ApiOkResponse({ type: InboxEntryDto, isArray: true })
+  inbox(@CurrentScope() scope: InstanceScope): Promise<InboxEntryDto[]> {
+    return this.sandbox.inbox(scope);
   }
 
   /** What the simulated network received from this instance, in order. */

@@ -4,14 +4,25 @@ import { InstanceRepository, SandboxRepository } from '@app/database';
 import { CommandClient } from '@app/redis';
 import type { CreatedIdDto } from '../common/created-id.dto';
 import type {
+  InboxEntryDto,
   OutboxEntryDto,
+  SandboxCallDto,
+  SandboxCallEndDto,
+  SandboxChatSettingDto,
   SandboxConnectionDto,
   SandboxContactDto,
+  SandboxDeleteDto,
+  SandboxGroupChangeDto,
   SandboxGroupDto,
   SandboxInboundDto,
+  SandboxNewsletterDto,
+  SandboxNewsletterMuteDto,
   SandboxPairDto,
   SandboxPairedDto,
+  SandboxPresenceDto,
+  SandboxProfileDto,
   SandboxReceiptDto,
+  SandboxStarDto,
 } from './dto/sandbox.dto';
 
 /** Drives the simulated network of test-mode instances through the worker that owns them. */
@@ -25,7 +36,10 @@ export class SandboxService {
 
   async pair(scope: InstanceScope, dto: SandboxPairDto): Promise<SandboxPairedDto> {
     await this.requireSandbox(scope);
-    return this.commands.request(scope.instanceId, 'sandbox.pair', dto.phone ? { phone: dto.phone } : {});
+    return this.commands.request(scope.instanceId, 'sandbox.pair', {
+      ...(dto.phone ? { phone: dto.phone } : {}),
+      ...(dto.error !== undefined ? { error: dto.error } : {}),
+    });
   }
 
   async connection(scope: InstanceScope, dto: SandboxConnectionDto): Promise<void> {
@@ -56,6 +70,79 @@ export class SandboxService {
   async receipt(scope: InstanceScope, dto: SandboxReceiptDto): Promise<void> {
     await this.requireSandbox(scope);
     await this.commands.request(scope.instanceId, 'sandbox.receipt', dto);
+  }
+
+  async deleteMessage(scope: InstanceScope, dto: SandboxDeleteDto): Promise<void> {
+    await this.requireSandbox(scope);
+    await this.commands.request(scope.instanceId, 'sandbox.delete', dto);
+  }
+
+  async star(scope: InstanceScope, dto: SandboxStarDto): Promise<void> {
+    await this.requireSandbox(scope);
+    await this.commands.request(scope.instanceId, 'sandbox.star', dto);
+  }
+
+  async presence(scope: InstanceScope, dto: SandboxPresenceDto): Promise<void> {
+    await this.requireSandbox(scope);
+    await this.commands.request(scope.instanceId, 'sandbox.presence', dto);
+  }
+
+  async chatSetting(scope: InstanceScope, dto: SandboxChatSettingDto): Promise<void> {
+    await this.requireSandbox(scope);
+    await this.commands.request(scope.instanceId, 'sandbox.chatSetting', dto);
+  }
+
+  async profile(scope: InstanceScope, dto: SandboxProfileDto): Promise<void> {
+    await this.requireSandbox(scope);
+    await this.commands.request(scope.instanceId, 'sandbox.profile', dto);
+  }
+
+  async groupChange(scope: InstanceScope, groupId: string, dto: SandboxGroupChangeDto): Promise<void> {
+    await this.requireSandbox(scope);
+    await this.commands.request(scope.instanceId, 'sandbox.groupChange', { ...dto, groupId });
+  }
+
+  async joinNewsletter(scope: InstanceScope, dto: SandboxNewsletterDto): Promise<CreatedIdDto> {
+    await this.requireSandbox(scope);
+    return this.commands.request(scope.instanceId, 'sandbox.newsletterJoin', { name: dto.name, role: dto.role ?? 'SUBSCRIBER' });
+  }
+
+  async leaveNewsletter(scope: InstanceScope, id: string): Promise<void> {
+    await this.requireSandbox(scope);
+    await this.commands.request(scope.instanceId, 'sandbox.newsletterLeave', { id });
+  }
+
+  async muteNewsletter(scope: InstanceScope, id: string, dto: SandboxNewsletterMuteDto): Promise<void> {
+    await this.requireSandbox(scope);
+    await this.commands.request(scope.instanceId, 'sandbox.newsletterMute', { id, muted: dto.muted });
+  }
+
+  async offerCall(scope: InstanceScope, dto: SandboxCallDto): Promise<CreatedIdDto> {
+    await this.requireSandbox(scope);
+    return this.commands.request(scope.instanceId, 'sandbox.callOffer', { ...dto, video: dto.video ?? false });
+  }
+
+  async acceptCall(scope: InstanceScope, id: string): Promise<void> {
+    await this.requireSandbox(scope);
+    await this.commands.request(scope.instanceId, 'sandbox.callAccept', { id });
+  }
+
+  async endCall(scope: InstanceScope, id: string, dto: SandboxCallEndDto): Promise<void> {
+    await this.requireSandbox(scope);
+    await this.commands.request(scope.instanceId, 'sandbox.callEnd', { id, reason: dto.reason });
+  }
+
+  async inbox(scope: InstanceScope): Promise<InboxEntryDto[]> {
+    await this.requireSandbox(scope);
+    const messages = await this.network.messages(scope.instanceId, 'inbound');
+    return messages.map((message) => ({
+      id: message.id,
+      from: message.senderJid,
+      chatId: message.chatJid,
+      type: message.type,
+      content: message.content,
+      receivedAt: message.at.toISOString(),
+    }));
   }
 
   async outbox(scope: InstanceScope): Promise<OutboxEntryDto[]> {

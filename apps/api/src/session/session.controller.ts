@@ -55,7 +55,11 @@ export class SessionController {
     return this.session.logout(scope);
   }
 
-  /** Re-delivers the chat history the network holds as `message_history_sync` events. Needs a live link. */
+  /**
+   * Delivers the chat history the network holds as `message_history_sync` events, one per chat (at most 500
+   * messages each), when the instance's effective `historySync` setting is on; otherwise accepted and nothing is
+   * sent. Needs a live link.
+   */
   @Post('flush-history')
   @HttpCode(202)
   @RequiresConnection()

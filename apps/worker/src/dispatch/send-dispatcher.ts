@@ -1,13 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { PermanentSendError, phoneOfJid, shardOf } from '@app/contracts';
+import { PermanentSendError, passesEventFilters, shardOf, type NormalisedEvent } from '@app/contracts';
 import { MessageRepository, type StoredMessage } from '@app/database';
+import { normalise, type SentMessage } from '@app/messaging';
+import { EventFanout } from '../events/event-fanout';
+import { EventRoutingCache } from '../events/event-routing.cache';
 import { InstanceSessions } from '../sessions/instance-sessions.service';
 import { MediaResolver } from './media-resolver';
 
 const BATCH = 200;
-/** Operations change other messages; they are not messages of their own in the chat. */
-const OPERATION_KINDS = new Set(['edit', 'delete', 'delete_for_me', 'reaction', 'read', 'star', 'pin']);
 
 interface Drain {
   again: boolean;
@@ -30,6 +31,8 @@ export class SendDispatcher {
     private readonly messages: MessageRepository,
     private readonly sessions: InstanceSessions,
     private readonly media: MediaResolver,
+    private readonly routing: EventRoutingCache,
+    private readonly fanout: EventFanout,
   ) {
     sessions.onConnected((instanceId) => void this.kick(instanceId));
   }
@@ -77,48 +80,45 @@ export class SendDispatcher {
   }
 
   /** False when the network could not take the message now: stop and retry the same row later. */
-  private async sendOne(instanceId: string, message: StoredMessage, send: () => Promise<void>): Promise<boolean> {
+  private async sendOne(instanceId: string, message: StoredMessage, send: () => Promise<SentMessage>): Promise<boolean> {
+    let sent: SentMessage;
     try {
-      await send();
+      sent = await send();
     } catch (error) {
       if (!(error instanceof PermanentSendError)) {
         this.logger.warn(`${instanceId}: ${message.id} not sent yet: ${(error as Error).message}`);
         return false;
       }
-      const failed = { id: message.id, chatId: message.chatJid, status: 'failed', error: error.message };
-      await this.messages.recordOutcome(instanceId, message.id, { status: 'failed', error: error.message }, [
-        { eventType: 'message_status', data: failed },
-      ]);
+      const failed = normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'failed', error: error.message });
+      await this.recordOutcome(instanceId, message.id, { status: 'failed', error: error.message }, [failed]);
       await this.media.release(message);
       return true;
     }
-    const events: { eventType: 'message_status' | 'message'; data: Record<string, unknown> }[] = [
-      { eventType: 'message_status', data: { id: message.id, chatId: message.chatJid, status: 'sent' } },
-    ];
-    if (!OPERATION_KINDS.has(message.kind)) events.push({ eventType: 'message', data: this.ownMessageEvent(instanceId, message) });
-    await this.messages.recordOutcome(instanceId, message.id, { status: 'sent' }, events);
+    const events: NormalisedEvent[] = [normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'sent' })];
+    if (sent.ownMessage) events.push(sent.ownMessage);
+    await this.recordOutcome(instanceId, message.id, { status: 'sent' }, events);
     await this.media.release(message);
     this.lastSendAt.set(instanceId, Date.now());
     return true;
+  }
+
+  /** The outcome and the events the instance's filters let through, in one commit; then webhooks and streams hear of them. */
+  private async recordOutcome(
+    instanceId: string,
+    messageId: string,
+    outcome: { status: 'sent' | 'failed'; error?: string },
+    events: NormalisedEvent[],
+  ): Promise<void> {
+    const routing = await this.routing.get(instanceId);
+    const allowed = events.filter((event) => passesEventFilters(event.eventType, routing?.eventFilters ?? []));
+    const deliver = routing?.webhookUrl != null;
+    const recorded = await this.messages.recordOutcome(instanceId, messageId, outcome, allowed, { deliver });
+    if (recorded.recorded) await this.fanout.committed(instanceId, recorded.events, deliver);
   }
 
   private async pace(instanceId: string, intervalMs: number): Promise<void> {
     if (intervalMs <= 0) return;
     const wait = (this.lastSendAt.get(instanceId) ?? 0) + intervalMs - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-  }
-
-  private ownMessageEvent(instanceId: string, message: StoredMessage): Record<string, unknown> {
-    const self = this.sessions.selfJid(instanceId);
-    const text = typeof message.payload.text === 'string' ? message.payload.text : undefined;
-    return {
-      id: message.id,
-      time: new Date().toISOString(),
-      chatId: message.chatJid,
-      sender: { id: self ?? '', ...(self && phoneOfJid(self) ? { phone: phoneOfJid(self) } : {}), isMe: true },
-      isGroup: message.chatJid.endsWith('@g.us'),
-      type: message.kind,
-      ...(text !== undefined ? { text } : {}),
-    };
   }
 }

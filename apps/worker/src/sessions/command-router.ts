@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, shardOf, type CommandArgs, type CommandName, type CommandRequest } from '@app/contracts';
 import { InstanceLifecycleRepository } from '@app/database';
-import { SandboxNetwork } from '@app/messaging';
+import { SandboxHappenings, SandboxNetwork } from '@app/messaging';
 import { InstanceSessions } from './instance-sessions.service';
 
 type Handlers = { [N in CommandName]: (instanceId: string, args: CommandArgs<N>) => Promise<unknown> };
@@ -16,19 +16,32 @@ export class CommandRouter {
     'session.logout': (id) => this.sessions.logout(id),
     'session.restart': (id) => this.sessions.restart(id),
     'session.flushHistory': (id) => this.sessions.flushHistory(id),
-    'sandbox.pair': (id, args) => this.sandboxPair(id, args.phone),
+    'sandbox.pair': (id, args) => this.sandboxPair(id, args.phone, args.error),
     'sandbox.connection': (id, args) => this.sandboxConnection(id, args.state),
     'sandbox.logout': (id) => this.sandbox.logoutFromPhone(id),
     'sandbox.contact': (id, args) => this.sandbox.addContact(id, args),
     'sandbox.group': (id, args) => this.sandbox.createGroup(id, args),
     'sandbox.inbound': (id, args) => this.sandbox.inbound(id, args),
-    'sandbox.receipt': (id, args) => this.sandbox.receipt(id, args.messageId, args.status),
+    'sandbox.receipt': (id, args) => this.sandbox.receipt(id, args),
+    'sandbox.delete': (id, args) => this.happenings.deleteMessage(id, args),
+    'sandbox.star': (id, args) => this.happenings.star(id, args),
+    'sandbox.presence': (id, args) => this.happenings.presence(id, args),
+    'sandbox.chatSetting': (id, args) => this.happenings.chatSetting(id, args),
+    'sandbox.profile': (id, args) => this.happenings.profile(id, args),
+    'sandbox.groupChange': (id, args) => this.happenings.groupChange(id, args),
+    'sandbox.newsletterJoin': (id, args) => this.happenings.joinNewsletter(id, args),
+    'sandbox.newsletterLeave': (id, args) => this.happenings.leaveNewsletter(id, args),
+    'sandbox.newsletterMute': (id, args) => this.happenings.muteNewsletter(id, args),
+    'sandbox.callOffer': (id, args) => this.happenings.offerCall(id, args),
+    'sandbox.callAccept': (id, args) => this.happenings.acceptCall(id, args),
+    'sandbox.callEnd': (id, args) => this.happenings.endCall(id, args),
   };
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sessions: InstanceSessions,
     private readonly sandbox: SandboxNetwork,
+    private readonly happenings: SandboxHappenings,
     private readonly instances: InstanceLifecycleRepository,
   ) {}
 
@@ -43,11 +56,11 @@ export class CommandRouter {
     return handler(request.instanceId, request.args);
   }
 
-  private async sandboxPair(instanceId: string, phone?: string): Promise<{ deviceId: string }> {
+  private async sandboxPair(instanceId: string, phone?: string, error?: string): Promise<{ deviceId: string }> {
     const device = await this.sandbox.device(instanceId);
     if (device.deviceId) throw new AppError('device_already_paired');
     await this.sessions.ensure(instanceId);
-    return this.sandbox.pair(instanceId, phone);
+    return this.sandbox.pair(instanceId, phone, error);
   }
 
   private async sandboxConnection(instanceId: string, state: 'offline' | 'online'): Promise<{ online: boolean }> {

@@ -1,7 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppError, isPaired, type EventType, type InstanceStatus } from '@app/contracts';
+import { AppError, isPaired, type EventType, type InstanceStatus, type NormalisedEvent } from '@app/contracts';
 import { InstanceLifecycleRepository, type OwnedInstance } from '@app/database';
-import type { CloseReason, NetworkSession, SessionHooks } from '@app/messaging';
+import { normalise, type CloseReason, type NetworkSession, type SessionHooks } from '@app/messaging';
 import { DriverRegistry } from './driver-registry';
 import { EventRecorder } from './event-recorder';
 import { SerialLanes } from './serial-lanes';
@@ -146,10 +146,11 @@ export class InstanceSessions {
     void this.connect(managed);
   }
 
+  /** Accepted either way; the history is only sent to an instance whose effective `historySync` setting is on. */
   async flushHistory(instanceId: string): Promise<{ accepted: boolean }> {
     const managed = this.sessions.get(instanceId);
     if (!managed || managed.status !== 'connected') throw new AppError('instance_unavailable');
-    await managed.session.flushHistory();
+    if (await this.instances.historySync(instanceId)) await managed.session.flushHistory();
     return { accepted: true };
   }
 
@@ -197,15 +198,16 @@ export class InstanceSessions {
         managed.failures = 0;
         managed.deviceId = deviceId;
         this.transition(managed, 'connected');
-        if (isNewLogin) this.record(id, 'logged_in', { deviceId });
+        if (isNewLogin) this.recordEvent(id, normalise.loggedIn({ deviceId }));
         this.connectedListeners.forEach((listener) => listener(id));
       },
-      closed: (reason, detail) => this.onClosed(managed, reason, detail),
-      event: (eventType, data) => this.record(id, eventType, data),
+      closed: (reason, detail, deviceId) => this.onClosed(managed, reason, detail, deviceId),
+      event: (event) => this.recordEvent(id, event),
+      historySyncEnabled: () => this.instances.historySync(id),
     };
   }
 
-  private onClosed(managed: ManagedSession, reason: CloseReason, detail?: string): void {
+  private onClosed(managed: ManagedSession, reason: CloseReason, detail?: string, deviceId?: string): void {
     if (managed.stopped && reason !== 'logged_out') return;
     const id = managed.instance.id;
     switch (reason) {
@@ -213,16 +215,24 @@ export class InstanceSessions {
         void this.stop(managed);
         managed.deviceId = null;
         this.transition(managed, 'unpaired');
-        this.record(id, 'logged_out', { reason: detail ?? 'logged out' });
+        this.recordEvent(id, normalise.loggedOut({ reason: detail ?? 'user_logged_out' }));
         return;
       case 'pairing_timeout':
         void this.stop(managed);
         this.transition(managed, 'unpaired');
         return;
+      case 'pairing_failed':
+        void this.stop(managed);
+        this.transition(managed, 'unpaired');
+        this.recordEvent(id, normalise.loginError({ deviceId, error: detail ?? 'pairing failed' }));
+        return;
       case 'replaced':
         void this.stop(managed);
         this.transition(managed, 'disconnected');
-        this.record(id, 'login_error', { id: managed.deviceId ?? '', error: detail ?? 'connection replaced' });
+        this.recordEvent(
+          id,
+          normalise.loginError({ deviceId: deviceId ?? managed.deviceId ?? undefined, error: detail ?? 'connection replaced' }),
+        );
         return;
       case 'network':
         if (isPaired(managed.status) || managed.deviceId) {
@@ -252,6 +262,10 @@ export class InstanceSessions {
     void this.lanes
       .run(managed.instance.id, () => this.statuses.set(managed.instance.id, status, deviceId))
       .catch((error: Error) => this.logger.error(`${managed.instance.id}: status ${status} not saved: ${error.message}`));
+  }
+
+  private recordEvent(instanceId: string, event: NormalisedEvent): void {
+    this.record(instanceId, event.eventType, event.data);
   }
 
   /** Events keep the order in which they happened for each instance. */

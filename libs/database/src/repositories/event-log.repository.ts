@@ -14,14 +14,16 @@ export class EventLogRepository {
 
   /**
    * Appends an event with the instance's next sequence number in one statement: the counter row is locked only
-   * until this statement commits, so concurrent appends of an instance are numbered in commit order.
+   * until this statement commits, so concurrent appends of an instance are numbered in commit order. With
+   * `deliver`, the event's webhook delivery is created in the same commit, so it cannot be lost in between.
    */
   async append(
     instanceId: string,
     eventType: EventType,
     eventData: Record<string, unknown>,
-    receivedAt = new Date(),
+    options: { deliver: boolean; receivedAt?: Date } = { deliver: false },
   ): Promise<StoredEvent | null> {
+    const receivedAt = options.receivedAt ?? new Date();
     const envelope: EventEnvelope = {
       eventId: newEventId(receivedAt.getTime()),
       instanceId,
@@ -30,10 +32,15 @@ export class EventLogRepository {
       eventData,
     };
     const rows = await this.prisma.$queryRaw<{ seq: bigint }[]>`
-      WITH counter AS (UPDATE instances SET event_seq = event_seq + 1 WHERE id = ${instanceId} RETURNING event_seq)
-      INSERT INTO event_log (id, instance_id, seq, event_type, received_at, data)
-      SELECT ${envelope.eventId}, ${instanceId}, event_seq, ${eventType}, ${receivedAt}, ${JSON.stringify(eventData)}::jsonb FROM counter
-      RETURNING seq`;
+      WITH counter AS (UPDATE instances SET event_seq = event_seq + 1 WHERE id = ${instanceId} RETURNING event_seq),
+      appended AS (
+        INSERT INTO event_log (id, instance_id, seq, event_type, received_at, data)
+        SELECT ${envelope.eventId}, ${instanceId}, event_seq, ${eventType}, ${receivedAt}, ${JSON.stringify(eventData)}::jsonb FROM counter
+        RETURNING id, seq
+      ), delivery AS (
+        INSERT INTO webhook_deliveries (event_id, instance_id) SELECT id, ${instanceId} FROM appended WHERE ${options.deliver}
+      )
+      SELECT seq FROM appended`;
     return rows.length === 1 ? { seq: rows[0].seq, envelope } : null;
   }
 

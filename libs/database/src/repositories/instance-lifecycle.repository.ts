@@ -26,6 +26,16 @@ export class InstanceLifecycleRepository {
     return this.prisma.instance.findMany({ where: { shard }, select: OWNED_FIELDS, orderBy: { createdAt: 'asc' } });
   }
 
+  /** The effective `historySync` setting: the customer's default while the instance follows the defaults. */
+  async historySync(instanceId: string): Promise<boolean> {
+    const row = await this.prisma.instance.findUnique({
+      where: { id: instanceId },
+      select: { useCustomDefaults: true, historySync: true, customer: { select: { defaultHistorySync: true } } },
+    });
+    if (!row) return false;
+    return row.useCustomDefaults ? row.customer.defaultHistorySync : row.historySync;
+  }
+
   /** Persists a transition; `deviceId: undefined` keeps the stored one. */
   async setStatus(instanceId: string, status: InstanceStatus, deviceId?: string | null): Promise<void> {
     await this.prisma.instance.updateMany({

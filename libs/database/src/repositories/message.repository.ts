@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { newEventId, type EventType, type MessageKind, type OutboundMessage } from '@app/contracts';
 import type { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
+import { GroupCommitMismatch, MessageGroupCommit } from './message-group-commit';
+import type { StoredEvent } from './event-log.repository';
 
 export interface AcceptedMessage {
   id: string;
@@ -27,33 +29,24 @@ export interface StoredMessage extends OutboundMessage {
 
 @Injectable()
 export class MessageRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly groupCommit: MessageGroupCommit;
+
+  constructor(private readonly prisma: PrismaService) {
+    this.groupCommit = new MessageGroupCommit(prisma.pool);
+  }
 
   /**
-   * Stores an accepted message with the instance's next sequence number in one statement. The counter row
-   * lock makes commit order equal sequence order, so dispatch in `seq` order is acceptance order.
+   * Stores an accepted message with the instance's next sequence number; resolves once its row is committed. The
+   * counter row lock makes commit order equal sequence order, so dispatch in `seq` order is acceptance order.
+   * Concurrent accepts of one instance are committed together (see `MessageGroupCommit`), on the pool directly.
    */
   async accept(instanceId: string, message: NewMessage): Promise<AcceptedMessage> {
-    const payload = JSON.stringify(message.payload);
-    const rows = await this.prisma.$queryRaw<{ id: string }[]>`
-      WITH counter AS (
-        INSERT INTO message_counters (instance_id, last_seq) VALUES (${instanceId}, 1)
-        ON CONFLICT (instance_id) DO UPDATE SET last_seq = message_counters.last_seq + 1
-        RETURNING last_seq
-      )
-      INSERT INTO messages (id, instance_id, seq, kind, chat_jid, payload, idempotency_key, request_hash)
-      SELECT ${message.id}, ${instanceId}, last_seq, ${message.kind}, ${message.chatJid}, ${payload}::jsonb,
-             ${message.idempotencyKey ?? null}, ${message.requestHash ?? null}
-      FROM counter
-      ON CONFLICT (instance_id, idempotency_key) DO NOTHING
-      RETURNING id`;
-    if (rows.length === 1) return { id: rows[0].id, replayed: false };
-    const existing = await this.prisma.message.findUnique({
-      where: { instanceId_idempotencyKey: { instanceId, idempotencyKey: message.idempotencyKey ?? '' } },
-      select: { id: true, requestHash: true },
-    });
-    if (!existing || existing.requestHash !== message.requestHash) throw new IdempotencyMismatch();
-    return { id: existing.id, replayed: true };
+    try {
+      return await this.groupCommit.accept(instanceId, message);
+    } catch (error) {
+      if (error instanceof GroupCommitMismatch) throw new IdempotencyMismatch();
+      throw error;
+    }
   }
 
   /** The instance's accepted, not yet dispatched messages in acceptance order. */
@@ -71,30 +64,47 @@ export class MessageRepository {
 
   /**
    * Records a send's outcome and appends its events in one statement (one commit: the worker's throughput is
-   * bound by commits). Does nothing when the row is no longer `accepted`, so a repeated dispatch adds no events.
-   * Returns whether this call recorded the outcome.
+   * bound by commits), with their webhook deliveries when `deliver`. Does nothing when the row is no longer
+   * `accepted`, so a repeated dispatch adds no events. `recorded` tells whether this call recorded the outcome.
    */
   async recordOutcome(
     instanceId: string,
     id: string,
     outcome: { status: 'sent' | 'failed'; error?: string },
     events: { eventType: EventType; data: Record<string, unknown> }[],
-  ): Promise<boolean> {
+    options: { deliver: boolean } = { deliver: false },
+  ): Promise<{ recorded: boolean; events: StoredEvent[] }> {
     const at = new Date();
     const rows = events.map((event, index) => ({ id: newEventId(at.getTime()), ord: index + 1, type: event.eventType, data: event.data }));
-    const result = await this.prisma.$queryRaw<{ seq: bigint }[]>`
+    const result = await this.prisma.$queryRaw<{ done: number; appended: { id: string; seq: string }[] }[]>`
       WITH done AS (
         UPDATE messages SET status = ${outcome.status}::"MessageStatus", error = ${outcome.error ?? null},
                sent_at = CASE WHEN ${outcome.status}::text = 'sent' THEN ${at}::timestamp(3) ELSE NULL END
         WHERE id = ${id} AND status = 'accepted' RETURNING id
       ), counter AS (
         UPDATE instances SET event_seq = event_seq + ${rows.length}::bigint WHERE id = ${instanceId} AND EXISTS (SELECT 1 FROM done) RETURNING event_seq
+      ), appended AS (
+        INSERT INTO event_log (id, instance_id, seq, event_type, received_at, data)
+        SELECT e.id, ${instanceId}, counter.event_seq - ${rows.length}::bigint + e.ord, e.type, ${at}::timestamp(3), e.data
+        FROM counter, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e(id text, ord int, type text, data jsonb)
+        RETURNING id, seq
+      ), delivery AS (
+        INSERT INTO webhook_deliveries (event_id, instance_id) SELECT id, ${instanceId} FROM appended WHERE ${options.deliver}
       )
-      INSERT INTO event_log (id, instance_id, seq, event_type, received_at, data)
-      SELECT e.id, ${instanceId}, counter.event_seq - ${rows.length}::bigint + e.ord, e.type, ${at}::timestamp(3), e.data
-      FROM counter, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e(id text, ord int, type text, data jsonb)
-      RETURNING seq`;
-    return result.length === rows.length && rows.length > 0;
+      SELECT (SELECT count(*) FROM done)::int AS done,
+             coalesce((SELECT json_agg(json_build_object('id', id, 'seq', seq::text) ORDER BY seq) FROM appended), '[]'::json) AS appended`;
+    const { done, appended } = result[0];
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return {
+      recorded: done === 1,
+      events: appended.map(({ id: eventId, seq }) => {
+        const row = byId.get(eventId) as (typeof rows)[number];
+        return {
+          seq: BigInt(seq),
+          envelope: { eventId, instanceId, eventType: row.type, receivedAt: at.toISOString(), eventData: row.data },
+        };
+      }),
+    };
   }
 
   async find(instanceId: string, id: string): Promise<StoredMessage | null> {

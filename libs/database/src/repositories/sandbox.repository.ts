@@ -17,6 +17,42 @@ export interface SandboxGroupInput {
   participants: { jid: string; role: 'member' | 'admin' | 'superadmin' }[];
 }
 
+export interface SandboxGroupRecord {
+  jid: string;
+  name: string;
+  kind: SandboxGroupInput['kind'];
+  parentJid: string | null;
+  locked: boolean;
+  announce: boolean;
+  participants: { jid: string; role: 'member' | 'admin' | 'superadmin' }[];
+}
+
+/** One group change, applied as a whole. */
+export interface SandboxGroupUpdate {
+  name?: string;
+  locked?: boolean;
+  announce?: boolean;
+  add?: string[];
+  remove?: string[];
+  roles?: { jid: string; role: 'member' | 'admin' }[];
+}
+
+export interface SandboxChatSettings {
+  muted?: boolean;
+  muteEndTime?: Date | null;
+  pinned?: boolean;
+  archived?: boolean;
+  read?: boolean;
+  ephemeralSeconds?: number;
+}
+
+export interface SandboxNewsletterRecord {
+  jid: string;
+  name: string;
+  role: string;
+  muted: boolean;
+}
+
 export interface SandboxMessageRecord {
   id: string;
   seq: bigint;
@@ -74,6 +110,93 @@ export class SandboxRepository {
 
   async contact(instanceId: string, jid: string) {
     return this.prisma.sandboxContact.findUnique({ where: { instanceId_jid: { instanceId, jid } } });
+  }
+
+  async contacts(instanceId: string) {
+    return this.prisma.sandboxContact.findMany({ where: { instanceId } });
+  }
+
+  /** Records the name a contact shows; answers the one it showed before (null when none). */
+  async setPushName(instanceId: string, jid: string, pushName: string): Promise<string | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const before = await tx.sandboxContact.findUnique({ where: { instanceId_jid: { instanceId, jid } }, select: { pushName: true } });
+      await tx.sandboxContact.upsert({
+        where: { instanceId_jid: { instanceId, jid } },
+        create: { instanceId, jid, pushName },
+        update: { pushName },
+      });
+      return before?.pushName ?? null;
+    });
+  }
+
+  async group(instanceId: string, jid: string): Promise<SandboxGroupRecord | null> {
+    const row = await this.prisma.sandboxGroup.findUnique({
+      where: { instanceId_jid: { instanceId, jid } },
+      include: { participants: { select: { jid: true, role: true } } },
+    });
+    if (!row) return null;
+    return {
+      jid: row.jid,
+      name: row.name,
+      kind: row.kind as SandboxGroupRecord['kind'],
+      parentJid: row.parentJid,
+      locked: row.locked,
+      announce: row.announce,
+      participants: row.participants.map((p) => ({ jid: p.jid, role: p.role as SandboxGroupRecord['participants'][number]['role'] })),
+    };
+  }
+
+  async updateGroup(instanceId: string, jid: string, update: SandboxGroupUpdate): Promise<void> {
+    const where = { instanceId_jid: { instanceId, jid } };
+    const key = { instanceId, groupJid: jid };
+    await this.prisma.$transaction([
+      this.prisma.sandboxGroup.update({
+        where,
+        data: { ...(update.name !== undefined ? { name: update.name } : {}), locked: update.locked, announce: update.announce },
+      }),
+      this.prisma.sandboxGroupParticipant.createMany({
+        data: (update.add ?? []).map((member) => ({ ...key, jid: member, role: 'member' })),
+        skipDuplicates: true,
+      }),
+      this.prisma.sandboxGroupParticipant.deleteMany({ where: { ...key, jid: { in: update.remove ?? [] } } }),
+      ...(update.roles ?? []).map((change) =>
+        this.prisma.sandboxGroupParticipant.update({
+          where: { instanceId_groupJid_jid: { ...key, jid: change.jid } },
+          data: { role: change.role },
+        }),
+      ),
+    ]);
+  }
+
+  async updateChat(instanceId: string, jid: string, settings: SandboxChatSettings): Promise<void> {
+    await this.prisma.sandboxChat.upsert({
+      where: { instanceId_jid: { instanceId, jid } },
+      create: { instanceId, jid, ...settings },
+      update: settings,
+    });
+  }
+
+  async chat(instanceId: string, jid: string) {
+    return this.prisma.sandboxChat.findUnique({ where: { instanceId_jid: { instanceId, jid } } });
+  }
+
+  async joinNewsletter(instanceId: string, newsletter: { jid: string; name: string; role: string }): Promise<void> {
+    await this.prisma.sandboxNewsletter.create({ data: { instanceId, ...newsletter } });
+  }
+
+  async newsletter(instanceId: string, jid: string): Promise<SandboxNewsletterRecord | null> {
+    return this.prisma.sandboxNewsletter.findUnique({
+      where: { instanceId_jid: { instanceId, jid } },
+      select: { jid: true, name: true, role: true, muted: true },
+    });
+  }
+
+  async leaveNewsletter(instanceId: string, jid: string): Promise<void> {
+    await this.prisma.sandboxNewsletter.deleteMany({ where: { instanceId, jid } });
+  }
+
+  async muteNewsletter(instanceId: string, jid: string, muted: boolean): Promise<void> {
+    await this.prisma.sandboxNewsletter.update({ where: { instanceId_jid: { instanceId, jid } }, data: { muted } });
   }
 
   /** Creates groups (a community with its announcement group and sub-groups) in one transaction. */
@@ -150,6 +273,8 @@ export class SandboxRepository {
       this.prisma.sandboxGroup.deleteMany({ where: { instanceId } }),
       this.prisma.sandboxContact.deleteMany({ where: { instanceId } }),
       this.prisma.sandboxDevice.deleteMany({ where: { instanceId } }),
+      this.prisma.sandboxChat.deleteMany({ where: { instanceId } }),
+      this.prisma.sandboxNewsletter.deleteMany({ where: { instanceId } }),
     ]);
   }
 

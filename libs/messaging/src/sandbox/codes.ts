@@ -25,3 +25,22 @@ export function inviteCode(): string {
 export function randomPhone(): string {
   return `1555${randomInt(1_000_000, 9_999_999)}`;
 }
+
+/** What a client would pass to download a file the simulated network carried. */
+export function mediaId(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** Call ids as the network gives them: 32 upper-case hex digits. */
+export function callId(): string {
+  return randomBytes(16).toString('hex').toUpperCase();
+}
+
+export function newsletterJid(): string {
+  return `120363${randomInt(100_000_000, 999_999_999)}${randomInt(100_000, 999_999)}@newsletter`;
+}
+
+/** Profile picture ids are numeric strings. */
+export function pictureId(): string {
+  return String(randomInt(1_000_000_000, 2_000_000_000));
+}

@@ -7,14 +7,17 @@ import {
   normaliseChatId,
   newMessageId,
   normaliseUserId,
-  phoneOfJid,
+  type NormalisedEvent,
   type OutboundMessage,
   type SandboxContactSpec,
   type SandboxGroupSpec,
   type SandboxInboundSpec,
 } from '@app/contracts';
 import { SandboxRepository, type SandboxDeviceState, type SandboxGroupInput, type SandboxMessageRecord } from '@app/database';
-import { groupJid, inviteCode, randomPhone } from './codes';
+import { normalise, type Actor, type MessageInput, type Party } from '../events/normalise';
+import { groupJid, inviteCode, mediaId, randomPhone } from './codes';
+import { storedMessageInput, type MessageContext } from './sandbox-messages';
+import type { SentMessage } from '../driver';
 import type { SandboxSession } from './sandbox-session';
 
 interface ReplyButton {
@@ -43,14 +46,29 @@ const OPERATIONS: Partial<Record<OutboundMessage['kind'], Operation>> = {
 const AUTHOR_ONLY = new Set<Operation>(['edit', 'delete']);
 const PIN_SECONDS: Record<string, number> = { '24h': 86_400, '7d': 604_800, '30d': 2_592_000 };
 
-function identityOf(jid: string, isMe: boolean): Record<string, unknown> {
-  const phone = phoneOfJid(jid);
-  return { id: jid, ...(phone ? { phone } : {}), isMe };
+const DEFAULT_MIME: Record<string, string> = {
+  image: 'image/jpeg',
+  video: 'video/mp4',
+  audio: 'audio/mpeg',
+  voice: 'audio/ogg; codecs=opus',
+  document: 'application/pdf',
+  sticker: 'image/webp',
+};
+
+/** Messages that only change another message; history shows their effect, not them. */
+const NOT_IN_HISTORY = new Set(['reaction', 'pinInChat']);
+
+interface InboundContent {
+  type: string;
+  content: Record<string, unknown>;
+  /** The change the message makes to the message it is about (reactions, pins). */
+  effect?: { targetId: string; apply(content: Record<string, unknown>): void };
 }
 
 /**
  * The simulated network: what a phone, contacts and groups would do, persisted in PostgreSQL. The worker that
  * owns an instance runs its session here; the sandbox control API acts on the network through that worker.
+ * Every event it causes is built by `normalise`, as the real network's driver does.
  */
 @Injectable()
 export class SandboxNetwork {
@@ -74,16 +92,23 @@ export class SandboxNetwork {
     return this.store.unpair(instanceId);
   }
 
-  /** The phone scans the QR code (or enters the pair code) the instance's session is offering. */
-  async pair(instanceId: string, phone?: string): Promise<{ deviceId: string }> {
+  /**
+   * The phone scans the QR code (or enters the pair code) the instance's session is offering. With `error` the
+   * network refuses the device: the instance stays unpaired and `login_error` names the device that tried.
+   */
+  async pair(instanceId: string, phone?: string, error?: string): Promise<{ deviceId: string }> {
     const device = await this.store.device(instanceId);
     if (device.deviceId) throw new AppError('device_already_paired');
     const session = this.sessions.get(instanceId);
     if (!session?.isPairing) throw new AppError('instance_unavailable');
     const number = phone ?? session.pendingPairPhone ?? randomPhone();
     const deviceId = `${number}:${randomInt(2, 60)}@s.whatsapp.net`;
+    if (error !== undefined) {
+      session.pairingFailed(deviceId, error);
+      return { deviceId };
+    }
     await this.store.pair(instanceId, number, deviceId);
-    session.completePairing(deviceId);
+    await session.completePairing(deviceId);
     return { deviceId };
   }
 
@@ -101,14 +126,23 @@ export class SandboxNetwork {
     return { loggedOut: true };
   }
 
+  /** The phone saves a contact; one with a full name is in its address book. */
   async addContact(instanceId: string, spec: SandboxContactSpec): Promise<{ id: string }> {
     const jid = normaliseUserId(spec.id);
     if (!jid || jidKind(jid) !== 'user') throw AppError.validation('id must be a user JID or an international number');
     if (spec.lid !== undefined && jidKind(spec.lid) !== 'lid') throw AppError.validation('lid must be a JID ending in @lid');
     await this.store.upsertContact(instanceId, { ...spec, jid });
+    this.sessions.get(instanceId)?.deliver(
+      normalise.contact({
+        contact: { jid, lid: spec.lid },
+        fullName: spec.fullName ?? '',
+        inPhoneAddressBook: spec.fullName !== undefined,
+      }),
+    );
     return { id: jid };
   }
 
+  /** Someone creates a group (or community) with this instance in it: the first admin, or this instance without admins. */
   async createGroup(instanceId: string, spec: SandboxGroupSpec): Promise<{ id: string }> {
     const self = await this.selfJid(instanceId);
     const participants = this.users(spec.participants, 'participants');
@@ -129,18 +163,33 @@ export class SandboxNetwork {
       inviteCode: inviteCode(),
       participants: members,
     });
-    if (!spec.community) {
-      const created = group('group', spec.name, null);
-      await this.store.createGroups(instanceId, [created]);
-      return { id: created.jid };
+    const created = spec.community
+      ? (() => {
+          const community = group('community', spec.name, null);
+          return [community, group('announcement', spec.name, community.jid), group('subgroup', 'General', community.jid)];
+        })()
+      : [group('group', spec.name, null)];
+    await this.store.createGroups(instanceId, created);
+
+    const creatorJid = admins.find((jid) => jid !== self) ?? self;
+    const by = await this.actor(instanceId, creatorJid, self);
+    const at = new Date();
+    const session = this.sessions.get(instanceId);
+    for (const made of created) {
+      session?.deliver(
+        normalise.group({
+          groupId: made.jid,
+          by,
+          at,
+          groupType: 'new',
+          isCommunity: made.kind === 'community' ? true : undefined,
+          communityId: made.parentJid ?? undefined,
+          isAnnouncementGroup: made.parentJid ? made.kind === 'announcement' : undefined,
+          join: [{ jid: self }],
+        }),
+      );
     }
-    const community = group('community', spec.name, null);
-    await this.store.createGroups(instanceId, [
-      community,
-      group('announcement', spec.name, community.jid),
-      group('subgroup', 'General', community.jid),
-    ]);
-    return { id: community.jid };
+    return { id: created[0].jid };
   }
 
   /** A contact sends a message, or taps a reply button or list row of a message this instance sent. */
@@ -150,64 +199,168 @@ export class SandboxNetwork {
     if (!from) throw AppError.validation('from must be a user JID or an international number');
     const chatId = spec.chatId === undefined ? from : normaliseChatId(spec.chatId);
     if (!chatId) throw AppError.validation('chatId must be a chat JID');
-    const content = await this.inboundContent(instanceId, spec);
+    const inbound = await this.inboundContent(instanceId, chatId, from, spec);
     const record = await this.store.recordMessage(instanceId, {
       id: newMessageId(),
       direction: 'inbound',
       chatJid: chatId,
       senderJid: from,
-      type: spec.type,
-      content,
+      type: inbound.type,
+      content: inbound.content,
     });
-    if (spec.pushName)
-      await this.store.upsertContact(instanceId, { ...(await this.knownContact(instanceId, from)), jid: from, pushName: spec.pushName });
-    session.deliver('message', this.messageEvent(record, spec.pushName));
+    if (inbound.effect) {
+      const target = await this.store.message(instanceId, inbound.effect.targetId);
+      if (target) {
+        const content = { ...target.content };
+        inbound.effect.apply(content);
+        await this.store.updateContent(instanceId, target.id, content);
+      }
+    }
+    if (spec.pushName) {
+      // As on the network: a message carries its sender's push name, and a changed one is announced first.
+      const before = await this.store.setPushName(instanceId, from, spec.pushName);
+      if (before !== spec.pushName)
+        session.deliver(normalise.chatPushName({ user: await this.party(instanceId, from), pushName: spec.pushName }));
+    }
+    session.deliver(normalise.message(await this.messageInput(instanceId, record)));
     return { id: record.id };
   }
 
-  /** The recipient's phone reports a message delivered or read. */
-  async receipt(instanceId: string, messageId: string, status: 'delivered' | 'read'): Promise<{ id: string }> {
+  /** The recipient's phone reports a message delivered, read or played; in a group, `from` is the member. */
+  async receipt(
+    instanceId: string,
+    args: { messageId: string; status: 'delivered' | 'read' | 'played'; from?: string },
+  ): Promise<{ id: string }> {
     const session = this.openSession(instanceId);
-    const message = await this.store.message(instanceId, messageId);
+    const message = await this.store.message(instanceId, args.messageId);
     if (!message || message.direction !== 'outbound') throw new AppError('not_found');
-    await this.store.setMessageStatus(instanceId, messageId, status);
-    session.deliver('message_read', {
-      chatId: message.chatJid,
-      sender: identityOf(message.chatJid, false),
-      messageSender: identityOf(message.senderJid, true),
-      isGroup: jidKind(message.chatJid) === 'group',
-      messageIds: [message.id],
-      time: new Date().toISOString(),
-      receiptType: status,
-    });
-    return { id: messageId };
+    let reader = message.chatJid;
+    if (args.from !== undefined) {
+      const from = normaliseUserId(args.from);
+      if (!from) throw AppError.validation('from must be a user JID or an international number');
+      reader = from;
+    } else if (jidKind(message.chatJid) === 'group') {
+      throw AppError.validation('from is required for a message in a group');
+    }
+    await this.store.setMessageStatus(instanceId, args.messageId, args.status);
+    session.deliver(
+      normalise.messageRead({
+        chatId: message.chatJid,
+        reader: { ...(await this.party(instanceId, reader)), isMe: false },
+        messageSender: { jid: message.senderJid, isMe: true },
+        messageIds: [message.id],
+        time: new Date(),
+        receiptType: args.status,
+      }),
+    );
+    return { id: args.messageId };
   }
 
   /** The network takes a message (or an edit, delete or reaction) from the instance. */
-  async receive(instanceId: string, message: OutboundMessage): Promise<void> {
+  async receive(instanceId: string, message: OutboundMessage): Promise<SentMessage> {
     const self = await this.selfJid(instanceId);
     const operation = OPERATIONS[message.kind];
     if (operation) {
       await this.applyOperation(instanceId, self, message, operation);
-      return;
+      return {};
     }
-    await this.store.receiveOnce(instanceId, {
+    const record = {
       id: message.id,
-      direction: 'outbound',
+      direction: 'outbound' as const,
       chatJid: message.chatJid,
       senderJid: self,
       type: message.kind,
       content: this.rendered(message),
-    });
+    };
+    await this.store.receiveOnce(instanceId, record);
+    return { ownMessage: await this.ownMessage(instanceId, self, { ...record, seq: 0n, status: 'sent', at: new Date() }) };
   }
 
-  async history(instanceId: string): Promise<Record<string, unknown>[]> {
-    const messages = await this.store.messages(instanceId);
-    return messages.map((message) => this.messageEvent(message));
+  /** The sender's own copy of a message it sent, as its linked devices see it (people by JID; LIDs need no lookup). */
+  private async ownMessage(instanceId: string, self: string, record: SandboxMessageRecord): Promise<SentMessage['ownMessage']> {
+    const replyTo = typeof record.content.replyTo === 'string' ? record.content.replyTo : undefined;
+    const quoted = replyTo ? await this.store.message(instanceId, replyTo) : null;
+    const input = storedMessageInput(record, { self, party: (jid) => ({ jid }), lookup: (id) => (quoted?.id === id ? quoted : undefined) });
+    return input ? normalise.message(input) : undefined;
+  }
+
+  /** The chat history the network holds, as `message_history_sync` events (per chat; deleted messages left out). */
+  async historyEvents(instanceId: string): Promise<NormalisedEvent[]> {
+    const [messages, party, self] = await Promise.all([
+      this.store.messages(instanceId),
+      this.partyResolver(instanceId),
+      this.selfJid(instanceId),
+    ]);
+    const byId = new Map(messages.map((message) => [message.id, message]));
+    const context: MessageContext = { self, party, lookup: (id) => byId.get(id) };
+    const inputs = messages
+      .filter((message) => !NOT_IN_HISTORY.has(message.type) && !message.content.deleted && !message.content.deletedForMe)
+      .map((message) => storedMessageInput(message, context))
+      .filter((input): input is MessageInput => input !== undefined);
+    return normalise.messageHistorySync(inputs);
   }
 
   outbox(instanceId: string): Promise<SandboxMessageRecord[]> {
     return this.store.messages(instanceId, 'outbound');
+  }
+
+  /** The instance's session when its link is open; otherwise the network cannot reach it (503). */
+  openSession(instanceId: string): SandboxSession {
+    const session = this.sessions.get(instanceId);
+    if (!session?.isOpen) throw new AppError('instance_unavailable');
+    return session;
+  }
+
+  /** The instance's session, if any: it hears an event only while its link is open. */
+  session(instanceId: string): SandboxSession | undefined {
+    return this.sessions.get(instanceId);
+  }
+
+  async selfJid(instanceId: string): Promise<string> {
+    const device = await this.store.device(instanceId);
+    if (!device.phone || !device.deviceId) throw new AppError('device_not_paired');
+    return `${device.phone}@s.whatsapp.net`;
+  }
+
+  /** A person with the LID the network knows for them. */
+  async party(instanceId: string, jid: string): Promise<Party> {
+    const contact = await this.store.contact(instanceId, jid);
+    return contact?.lid ? { jid, lid: contact.lid } : { jid };
+  }
+
+  async actor(instanceId: string, jid: string, self: string): Promise<Actor> {
+    return { ...(await this.party(instanceId, jid)), isMe: jid === self };
+  }
+
+  /** Resolves many people with one read of the address book. */
+  async partyResolver(instanceId: string): Promise<(jid: string) => Party> {
+    const lids = new Map((await this.store.contacts(instanceId)).filter((c) => c.lid).map((c) => [c.jid, c.lid as string]));
+    return (jid) => (lids.has(jid) ? { jid, lid: lids.get(jid) } : { jid });
+  }
+
+  users(values: string[], field: string): string[] {
+    return [
+      ...new Set(
+        values.map((value, index) => {
+          const jid = normaliseUserId(value);
+          if (!jid) throw AppError.validation(`${field}[${index}] must be a user JID or an international number`);
+          return jid;
+        }),
+      ),
+    ];
+  }
+
+  /** A stored message as the normaliser takes it, with what it quotes and its people resolved. */
+  async messageInput(instanceId: string, record: SandboxMessageRecord): Promise<MessageInput> {
+    const replyTo = typeof record.content.replyTo === 'string' ? record.content.replyTo : undefined;
+    const [party, self, quoted] = await Promise.all([
+      this.partyResolver(instanceId),
+      this.selfJid(instanceId),
+      replyTo ? this.store.message(instanceId, replyTo) : Promise.resolve(null),
+    ]);
+    const input = storedMessageInput(record, { self, party, lookup: (id) => (quoted?.id === id ? quoted : undefined) });
+    if (!input) throw new Error(`message ${record.id} of type ${record.type} is not a message event`);
+    return input;
   }
 
   /** What the recipient's phone gets: for media, the file's type, size and digest instead of how we obtained it. */
@@ -266,45 +419,97 @@ export class SandboxNetwork {
     await this.store.updateContent(instanceId, targetId, content);
   }
 
-  private openSession(instanceId: string): SandboxSession {
-    const session = this.sessions.get(instanceId);
-    if (!session?.isOpen) throw new AppError('instance_unavailable');
-    return session;
+  /** A message of the chat that a reaction or pin can be about. */
+  private async chatMessage(
+    instanceId: string,
+    chatId: string,
+    messageId: string | undefined,
+    type: string,
+  ): Promise<SandboxMessageRecord> {
+    if (!messageId) throw AppError.validation(`messageId is required for a ${type}`);
+    const target = await this.store.message(instanceId, messageId);
+    if (!target || target.chatJid !== chatId) throw AppError.validation(`messageId ${messageId} is not a message of chat ${chatId}`);
+    return target;
   }
 
-  private async selfJid(instanceId: string): Promise<string> {
-    const device = await this.store.device(instanceId);
-    if (!device.phone || !device.deviceId) throw new AppError('device_not_paired');
-    return `${device.phone}@s.whatsapp.net`;
-  }
-
-  private users(values: string[], field: string): string[] {
-    return [
-      ...new Set(
-        values.map((value, index) => {
-          const jid = normaliseUserId(value);
-          if (!jid) throw AppError.validation(`${field}[${index}] must be a user JID or an international number`);
-          return jid;
-        }),
-      ),
-    ];
-  }
-
-  private async knownContact(instanceId: string, jid: string) {
-    const contact = await this.store.contact(instanceId, jid);
+  /** The common options of a message a contact writes. */
+  private options(spec: SandboxInboundSpec): Record<string, unknown> {
+    const mentions = spec.mentions?.map((value, index) => {
+      const jid = normaliseUserId(value);
+      if (!jid) throw AppError.validation(`mentions[${index}] must be a user JID or an international number`);
+      return jid;
+    });
     return {
-      lid: contact?.lid ?? undefined,
-      fullName: contact?.fullName ?? undefined,
-      businessName: contact?.businessName ?? undefined,
+      ...(spec.replyTo ? { replyTo: spec.replyTo } : {}),
+      ...(mentions?.length ? { mentions } : {}),
+      ...(spec.isForwarded ? { isForwarded: true } : {}),
     };
   }
 
   /** A phone can only tap what it was shown: the reply must name a real button or row of a message we sent. */
-  private async inboundContent(instanceId: string, spec: SandboxInboundSpec): Promise<Record<string, unknown>> {
-    if (spec.type === 'text') {
-      if (!spec.text) throw AppError.validation('text is required for a text message');
-      return { text: spec.text, ...(spec.replyTo ? { replyTo: spec.replyTo } : {}) };
+  private async inboundContent(instanceId: string, chatId: string, from: string, spec: SandboxInboundSpec): Promise<InboundContent> {
+    switch (spec.type) {
+      case 'text':
+        if (!spec.text) throw AppError.validation('text is required for a text message');
+        return { type: 'text', content: { text: spec.text, ...this.options(spec) } };
+      case 'media': {
+        if (!spec.media) throw AppError.validation('media is required for a media message');
+        const { mediaType, mimeType, caption, filename, viewOnce, ...file } = spec.media;
+        return {
+          type: mediaType,
+          content: {
+            media: { id: mediaId(), mimeType: mimeType ?? DEFAULT_MIME[mediaType], ...file },
+            ...(caption ? { caption } : {}),
+            ...(filename ? { filename } : {}),
+            ...(viewOnce ? { viewOnce: true } : {}),
+            ...this.options(spec),
+          },
+        };
+      }
+      case 'reaction': {
+        const target = await this.chatMessage(instanceId, chatId, spec.messageId, 'reaction');
+        if (spec.emoji === undefined) throw AppError.validation('emoji is required for a reaction (empty to remove one)');
+        const emoji = spec.emoji;
+        return {
+          type: 'reaction',
+          content: { messageId: target.id, emoji },
+          effect: {
+            targetId: target.id,
+            apply: (content) => {
+              const reactions = { ...((content.reactions as Record<string, string> | undefined) ?? {}) };
+              if (emoji) reactions[from] = emoji;
+              else delete reactions[from];
+              content.reactions = reactions;
+            },
+          },
+        };
+      }
+      case 'contact':
+        if (!spec.vcards?.length) throw AppError.validation('vcards is required for a contact message');
+        return { type: 'contact', content: { vcards: spec.vcards, ...this.options(spec) } };
+      case 'pinInChat': {
+        const target = await this.chatMessage(instanceId, chatId, spec.messageId, 'pinInChat');
+        const pinned = spec.pinned !== false;
+        const seconds = pinned ? PIN_SECONDS[spec.pinExpiration ?? '7d'] : undefined;
+        return {
+          type: 'pinInChat',
+          content: { messageId: target.id, pinned, ...(seconds ? { seconds } : {}) },
+          effect: {
+            targetId: target.id,
+            apply: (content) => {
+              if (pinned) content.pinned = { by: from, seconds };
+              else delete content.pinned;
+            },
+          },
+        };
+      }
+      case 'button_reply':
+      case 'list_reply':
+        return this.tap(instanceId, spec);
     }
+  }
+
+  private async tap(instanceId: string, spec: SandboxInboundSpec): Promise<InboundContent> {
     if (!spec.replyTo) throw AppError.validation(`replyTo is required for a ${spec.type}`);
     const original = await this.store.message(instanceId, spec.replyTo);
     if (!original || original.direction !== 'outbound')
@@ -314,35 +519,18 @@ export class SandboxNetwork {
       const button = buttons.find((candidate) => (candidate.type ?? 'reply') === 'reply' && candidate.id === spec.buttonId);
       if (original.type !== 'buttons' || !button)
         throw AppError.validation(`buttonId ${spec.buttonId ?? '(missing)'} is not a reply button of message ${spec.replyTo}`);
-      return { replyTo: spec.replyTo, buttonReply: { id: button.id, text: button.text } };
+      return { type: 'button_reply', content: { replyTo: spec.replyTo, buttonReply: { id: button.id, text: button.text } } };
     }
     const sections = (original.content.sections as ListSection[] | undefined) ?? [];
     const row = sections.flatMap((section) => section.rows ?? []).find((candidate) => candidate.id === spec.rowId);
     if (original.type !== 'list' || !row)
       throw AppError.validation(`rowId ${spec.rowId ?? '(missing)'} is not a row of list message ${spec.replyTo}`);
     return {
-      replyTo: spec.replyTo,
-      listReply: { id: row.id, title: row.title, ...(row.description ? { description: row.description } : {}) },
-    };
-  }
-
-  private messageEvent(message: SandboxMessageRecord, pushName?: string): Record<string, unknown> {
-    const isMe = message.direction === 'outbound';
-    const content = message.content;
-    const buttonReply = content.buttonReply as { id: string; text?: string } | undefined;
-    const listReply = content.listReply as { id: string; title?: string } | undefined;
-    return {
-      id: message.id,
-      time: message.at.toISOString(),
-      chatId: message.chatJid,
-      sender: identityOf(message.senderJid, isMe),
-      ...(pushName ? { pushName } : {}),
-      isGroup: jidKind(message.chatJid) === 'group',
-      type: message.type,
-      text: typeof content.text === 'string' ? content.text : (buttonReply?.text ?? listReply?.title ?? ''),
-      ...(typeof content.replyTo === 'string' ? { replyTo: { id: content.replyTo } } : {}),
-      ...(buttonReply ? { buttonReply } : {}),
-      ...(listReply ? { listReply } : {}),
+      type: 'list_reply',
+      content: {
+        replyTo: spec.replyTo,
+        listReply: { id: row.id, title: row.title, ...(row.description ? { description: row.description } : {}) },
+      },
     };
   }
 }

@@ -1,5 +1,6 @@
-import { AppError, type OutboundMessage } from '@app/contracts';
-import type { NetworkSession, SessionHooks, SessionIdentity } from '../driver';
+import { AppError, type NormalisedEvent, type OutboundMessage } from '@app/contracts';
+import type { NetworkSession, SentMessage, SessionHooks, SessionIdentity } from '../driver';
+import { normalise } from '../events/normalise';
 import { sandboxPairCode, sandboxQrCode } from './codes';
 import type { SandboxNetwork } from './sandbox-network';
 
@@ -58,7 +59,7 @@ export class SandboxSession implements NetworkSession {
   async logout(): Promise<void> {
     await this.network.unpair(this.identity.instanceId);
     await this.close();
-    this.hooks.closed('logged_out', 'logged out by the gateway');
+    this.hooks.closed('logged_out', 'api_logout');
   }
 
   currentQr(): string | undefined {
@@ -72,21 +73,32 @@ export class SandboxSession implements NetworkSession {
     return sandboxPairCode();
   }
 
-  async send(message: OutboundMessage): Promise<void> {
+  async send(message: OutboundMessage): Promise<SentMessage> {
     if (this.state !== 'open') throw new AppError('instance_unavailable');
-    await this.network.receive(this.identity.instanceId, message);
+    return this.network.receive(this.identity.instanceId, message);
   }
 
   async flushHistory(): Promise<void> {
-    const messages = await this.network.history(this.identity.instanceId);
-    this.hooks.event('message_history_sync', { messages });
+    for (const event of await this.network.historyEvents(this.identity.instanceId)) this.deliver(event);
   }
 
-  /** The phone scanned the QR code (or typed the pair code). */
-  completePairing(deviceId: string): void {
+  /**
+   * The phone scanned the QR code (or typed the pair code). A new device gets the recent history; once it has it,
+   * `initial_sync_finished` tells an instance that wants history that `flush-history` has something to deliver.
+   */
+  async completePairing(deviceId: string): Promise<void> {
     this.stopPairing();
     this.state = 'open';
     this.hooks.opened({ deviceId, isNewLogin: true });
+    if (await this.hooks.historySyncEnabled()) this.deliver(normalise.initialSyncFinished());
+  }
+
+  /** The phone tried to pair and the network refused the device. */
+  pairingFailed(deviceId: string, error: string): void {
+    this.stopPairing();
+    this.state = 'closed';
+    this.network.detach(this);
+    this.hooks.closed('pairing_failed', error, deviceId);
   }
 
   linkDropped(): void {
@@ -99,13 +111,13 @@ export class SandboxSession implements NetworkSession {
     this.stopPairing();
     this.state = 'closed';
     this.network.detach(this);
-    this.hooks.closed('logged_out', 'logged out from the phone');
+    this.hooks.closed('logged_out', 'user_logged_out');
   }
 
   /** Something happened on the network for this instance; only an open link hears it. */
-  deliver(eventType: Parameters<SessionHooks['event']>[0], data: Record<string, unknown>): boolean {
+  deliver(event: NormalisedEvent): boolean {
     if (this.state !== 'open') return false;
-    this.hooks.event(eventType, data);
+    this.hooks.event(event);
     return true;
   }
 

@@ -1,0 +1,102 @@
+import type { StoredEvent } from '@app/database';
+
+/** An SSE comment line: ignored by clients, but keeps proxies and idle-timeouts from closing the connection. */
+export const KEEP_ALIVE_FRAME = ': keep-alive\n\n';
+
+/**
+ * One SSE message: `id:` is the event's per-instance sequence number (what a client sends back as `Last-Event-ID`),
+ * `data:` the envelope. JSON.stringify escapes line breaks, so the envelope always fits on one `data:` line.
+ */
+export function eventFrame(event: StoredEvent): string {
+  return `id: ${event.seq}\ndata: ${JSON.stringify(event.envelope)}\n\n`;
+}
+
+/** Up to `limit` events of the log with a sequence number above `afterSeq`, in sequence order. */
+export type PageReader = (afterSeq: bigint, limit: number) => Promise<StoredEvent[]>;
+
+/** Hands a frame to the transport; resolves once it can take more, with false when the client has gone. */
+export type FrameWriter = (frame: string) => Promise<boolean>;
+
+/**
+ * Where one stream stands in an instance's event log. A wake-up only says "look again": events are always read from
+ * the log after the last one sent, page by page, and one read runs at a time, so they go out in sequence order with
+ * no gap and no repeat however wake-ups arrive (late, twice, out of order, in bursts, or not at all).
+ */
+export class EventStreamCursor {
+  private lastSent: bigint;
+  private running = false;
+  /** A wake-up arrived that the current read may not have seen. */
+  private dirty = false;
+  private stopped = false;
+  private settled: Promise<void> = Promise.resolve();
+
+  constructor(
+    startAfter: bigint,
+    private readonly read: PageReader,
+    private readonly write: FrameWriter,
+    private readonly pageSize: number,
+    private readonly onError: (error: unknown) => void,
+  ) {
+    this.lastSent = startAfter;
+  }
+
+  /** The sequence number of the last event sent (or the starting point). */
+  get position(): bigint {
+    return this.lastSent;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  /**
+   * Something may have been appended, up to `seq` when the caller knows it. Resolves once the cursor has caught up
+   * with what it read; never rejects (read errors go to `onError`, and the next wake-up tries again).
+   */
+  wake(seq?: bigint): Promise<void> {
+    if (this.stopped || (seq !== undefined && seq <= this.lastSent)) return this.settled;
+    this.dirty = true;
+    if (!this.running) {
+      this.running = true;
+      this.settled = this.catchUp();
+    }
+    return this.settled;
+  }
+
+  /** Sends nothing more; a read in flight is dropped. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private async catchUp(): Promise<void> {
+    try {
+      while (this.dirty && !this.stopped) {
+        this.dirty = false;
+        await this.sendPages();
+      }
+    } catch (error) {
+      if (!this.stopped) this.onError(error);
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private async sendPages(): Promise<void> {
+    for (;;) {
+      const page = await this.read(this.lastSent, this.pageSize);
+      const before = this.lastSent;
+      for (const event of page) {
+        if (this.stopped) return;
+        // The reader promises seq > afterSeq; never trust it with the ordering invariant.
+        if (event.seq <= this.lastSent) continue;
+        const accepted = this.write(eventFrame(event));
+        this.lastSent = event.seq;
+        if (!(await accepted)) {
+          this.stop();
+          return;
+        }
+      }
+      if (page.length < this.pageSize || this.lastSent === before) return;
+    }
+  }
+}

@@ -1,0 +1,168 @@
+import type { ServerResponse } from 'node:http';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { Redis } from 'ioredis';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { AppError, eventsChannel, parseEventAnnouncement, type InstanceScope } from '@app/contracts';
+import { EventLogRepository, EventStreamRepository } from '@app/database';
+import { RedisService } from '@app/redis';
+import { EventStreamCursor, KEEP_ALIVE_FRAME } from './event-stream-cursor';
+import { EVENT_STREAM_OPTIONS, type EventStreamOptions } from './event-stream.options';
+
+/** Where a client asked the stream to begin; the `Last-Event-ID` header wins over `?after=`. */
+export interface StreamStart {
+  lastEventId?: string;
+  after?: number;
+}
+
+interface OpenStream {
+  readonly scope: InstanceScope;
+  readonly cursor: EventStreamCursor;
+  readonly close: () => void;
+}
+
+const SEQUENCE = /^\d{1,15}$/;
+
+/**
+ * The pull streams of this API process. One Redis subscription per process hears the worker announce every
+ * committed event and wakes the open streams of that instance; each stream also re-checks the log on a timer, since
+ * pub/sub drops messages while a connection is down. Wake-ups carry no events: streams read the log itself.
+ */
+@Injectable()
+export class EventStreamsService implements OnModuleDestroy {
+  private readonly logger = new Logger(EventStreamsService.name);
+  private readonly byInstance = new Map<string, Set<OpenStream>>();
+  private subscriber: Redis | undefined;
+  private closing = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_STREAM_OPTIONS) private readonly options: EventStreamOptions,
+    private readonly redis: RedisService,
+    private readonly log: EventLogRepository,
+    private readonly positions: EventStreamRepository,
+  ) {}
+
+  /** Number of open streams in this process. */
+  get size(): number {
+    let count = 0;
+    for (const streams of this.byInstance.values()) count += streams.size;
+    return count;
+  }
+
+  /** Answers with the stream: errors found before the first byte are ordinary JSON errors; afterwards only events flow. */
+  async open(scope: InstanceScope, start: StreamStart, response: ServerResponse): Promise<void> {
+    const requested = resumePoint(start);
+    const startAfter = requested ?? (await this.positions.lastSeq(scope));
+    if (startAfter === null) throw new AppError('unauthorized');
+    if (response.destroyed) return;
+
+    response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+    if (this.closing) {
+      // Shutting down: an empty stream that ends makes EventSource clients reconnect (to another replica), an error would not.
+      response.end();
+      return;
+    }
+    this.ensureSubscribed();
+    response.socket?.setNoDelay(true);
+    response.flushHeaders();
+    const stream = this.attach(scope, startAfter, response);
+    void stream.cursor.wake();
+  }
+
+  onModuleDestroy(): void {
+    this.closing = true;
+    for (const streams of [...this.byInstance.values()]) for (const stream of [...streams]) stream.close();
+  }
+
+  private attach(scope: InstanceScope, startAfter: bigint, response: ServerResponse): OpenStream {
+    const cursor = new EventStreamCursor(
+      startAfter,
+      (afterSeq, limit) => this.log.list(scope.instanceId, afterSeq, limit),
+      (frame) => writeFrame(response, frame),
+      this.options.pageSize,
+      (error) => this.logger.warn({ err: error, instanceId: scope.instanceId }, 'event stream read failed; retrying on the next wake-up'),
+    );
+    const poll = setInterval(() => void this.poll(stream), this.options.pollMs).unref();
+    const keepAlive = setInterval(() => {
+      // A client that is not reading already has frames queued; piling comments on top helps nobody.
+      if (!response.writableNeedDrain) void writeFrame(response, KEEP_ALIVE_FRAME);
+    }, this.options.keepAliveMs).unref();
+    const stream: OpenStream = {
+      scope,
+      cursor,
+      close: () => {
+        if (cursor.isStopped) return;
+        cursor.stop();
+        clearInterval(poll);
+        clearInterval(keepAlive);
+        this.detach(stream);
+        if (!response.writableEnded && !response.destroyed) response.end();
+      },
+    };
+    let streams = this.byInstance.get(scope.instanceId);
+    if (!streams) this.byInstance.set(scope.instanceId, (streams = new Set()));
+    streams.add(stream);
+    response.once('close', stream.close);
+    return stream;
+  }
+
+  private detach(stream: OpenStream): void {
+    const streams = this.byInstance.get(stream.scope.instanceId);
+    streams?.delete(stream);
+    if (streams?.size === 0) this.byInstance.delete(stream.scope.instanceId);
+  }
+
+  /** The fallback: asks for the instance's latest sequence number, reads only when it moved, and ends the stream once the instance is gone. */
+  private async poll(stream: OpenStream): Promise<void> {
+    let last: bigint | null;
+    try {
+      last = await this.positions.lastSeq(stream.scope);
+    } catch (error) {
+      this.logger.warn({ err: error, instanceId: stream.scope.instanceId }, 'event stream poll failed');
+      return;
+    }
+    if (last === null) stream.close();
+    else await stream.cursor.wake(last);
+  }
+
+  private ensureSubscribed(): void {
+    if (this.subscriber) return;
+    const channel = eventsChannel(this.config.queuePrefix);
+    const subscriber = this.redis.subscriber('event-streams');
+    subscriber.on('message', (from: string, message: string) => {
+      if (from !== channel) return;
+      const announced = parseEventAnnouncement(message);
+      if (!announced) return;
+      this.byInstance.get(announced.instanceId)?.forEach((stream) => void stream.cursor.wake(announced.seq));
+    });
+    // 'ready' follows a reconnect (and ioredis's resubscription): whatever was announced meanwhile is lost, so look again.
+    subscriber.on('ready', () => this.byInstance.forEach((streams) => streams.forEach((stream) => void stream.cursor.wake())));
+    subscriber.subscribe(channel).catch((error: Error) => this.logger.warn(`subscribe ${channel}: ${error.message}`));
+    this.subscriber = subscriber;
+  }
+}
+
+/** `Last-Event-ID` (sent by EventSource on reconnect) wins; absent both, the stream starts with the next new event. */
+function resumePoint(start: StreamStart): bigint | undefined {
+  const header = start.lastEventId?.trim();
+  if (header) {
+    if (!SEQUENCE.test(header)) throw AppError.validation('Last-Event-ID must be a non-negative whole number');
+    return BigInt(header);
+  }
+  return start.after === undefined ? undefined : BigInt(start.after);
+}
+
+/** Writes unless the client has gone; waits for 'drain' when the socket buffer is full, so a slow reader is not flooded. */
+function writeFrame(response: ServerResponse, frame: string): Promise<boolean> {
+  if (response.writableEnded || response.destroyed) return Promise.resolve(false);
+  if (response.write(frame)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const settle = () => {
+      response.off('drain', settle);
+      response.off('close', settle);
+      resolve(!response.destroyed && !response.writableEnded);
+    };
+    response.once('drain', settle);
+    response.once('close', settle);
+  });
+}

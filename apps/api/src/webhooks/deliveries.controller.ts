@@ -1,0 +1,33 @@
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { InstanceScope } from '@app/contracts';
+import { InstanceAuth } from '../auth/auth.decorators';
+import { CurrentScope } from '../auth/scope';
+import { ApiErrors } from '../common/api-errors.decorator';
+import { DeliveriesService } from './deliveries.service';
+import { DeliveryReportDto, RedeliveryDto } from './dto/delivery-report.dto';
+
+/** Webhook deliveries of the instance's events: every attempt, and delivering an event again. */
+@ApiTags('Events')
+@InstanceAuth()
+@Controller('events')
+export class DeliveriesController {
+  constructor(private readonly deliveries: DeliveriesService) {}
+
+  /** The event's webhook delivery: its state and every attempt with the receiver's answer. */
+  @Get(':eventId/deliveries')
+  @ApiOkResponse({ type: DeliveryReportDto })
+  @ApiErrors(404)
+  report(@CurrentScope() scope: InstanceScope, @Param('eventId') eventId: string): Promise<DeliveryReportDto> {
+    return this.deliveries.report(scope, eventId);
+  }
+
+  /** Delivers the event to the current webhook URL again (same `webhook-id`), restarting the retry schedule. */
+  @Post(':eventId/redeliver')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: RedeliveryDto })
+  @ApiErrors(404, 409)
+  redeliver(@CurrentScope() scope: InstanceScope, @Param('eventId') eventId: string): Promise<RedeliveryDto> {
+    return this.deliveries.redeliver(scope, eventId);
+  }
+}

@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, type InstanceScope } from '@app/contracts';
+import { WebhookDeliveryRepository } from '@app/database';
+import { WebhookQueue } from '@app/redis';
+import type { DeliveryReportDto, RedeliveryDto } from './dto/delivery-report.dto';
+
+const EVENT_ID = /^evt_\d{1,16}_[0-9a-f]{16}$/;
+
+@Injectable()
+export class DeliveriesService {
+  constructor(
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly queue: WebhookQueue,
+  ) {}
+
+  async report(scope: InstanceScope, eventId: string): Promise<DeliveryReportDto> {
+    const report = EVENT_ID.test(eventId) ? await this.deliveries.report(scope.instanceId, eventId) : null;
+    if (!report) throw new AppError('not_found');
+    return {
+      eventId,
+      state: report.state,
+      nextAttemptAt: report.nextAttemptAt?.toISOString() ?? null,
+      attempts: report.attempts.map((attempt) => ({ ...attempt, startedAt: attempt.startedAt.toISOString() })),
+    };
+  }
+
+  /** Delivers the event again, with the retry schedule from the top and the same `webhook-id`. */
+  async redeliver(scope: InstanceScope, eventId: string): Promise<RedeliveryDto> {
+    if (!EVENT_ID.test(eventId)) throw new AppError('not_found');
+    const routing = await this.deliveries.routing(scope.instanceId);
+    if (!routing?.webhookUrl) throw new AppError('webhooks_off');
+    const attempts = await this.deliveries.redeliver(scope.instanceId, eventId);
+    if (attempts === null) throw new AppError('not_found');
+    await this.queue.schedule([{ eventId, attempts }]);
+    return { eventId, state: 'pending' };
+  }
+}

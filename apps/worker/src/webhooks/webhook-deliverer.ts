@@ -1,0 +1,161 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { DelayedError, Worker, type Job } from 'bullmq';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { WEBHOOK_QUEUE, type WebhookJob } from '@app/contracts';
+import { WebhookDeliveryRepository, type AttemptRecord, type DeliveryOutcome, type PendingDelivery } from '@app/database';
+import { RedisService, WebhookQueue } from '@app/redis';
+import { OutboundHttp, OutboundHttpError, outboundPolicy, webhookSignatureHeaders } from '@app/security';
+import { EventRoutingCache } from '../events/event-routing.cache';
+import { retryAfterMs, verdict } from './retry-policy';
+import { UrlSlots } from './url-slots';
+
+const TIMEOUT_MS = 15_000;
+const MAX_RESPONSE_BYTES = 64 * 1024;
+/** How long a delivery waits for a free slot of its URL before trying again. */
+const SLOT_WAIT_MS = 250;
+const ERROR_SNIPPET = 300;
+
+/** Consumes the webhook queue (every worker does): one job = one signed POST of one event, recorded as an attempt. */
+@Injectable()
+export class WebhookDeliverer implements OnModuleDestroy {
+  private readonly logger = new Logger(WebhookDeliverer.name);
+  private readonly http: OutboundHttp;
+  private readonly slots: UrlSlots;
+  private worker: Worker<WebhookJob> | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly redis: RedisService,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly routing: EventRoutingCache,
+    private readonly queue: WebhookQueue,
+  ) {
+    this.http = new OutboundHttp(outboundPolicy(config));
+    this.slots = new UrlSlots(config.webhookPerUrlConcurrency);
+  }
+
+  start(): void {
+    if (this.worker) return;
+    const connection = this.redis.connect('webhook-consumer', { maxRetriesPerRequest: null });
+    this.worker = new Worker<WebhookJob>(WEBHOOK_QUEUE, (job, token) => this.process(job, token), {
+      connection,
+      prefix: this.config.queuePrefix,
+      concurrency: this.config.webhookConcurrency,
+      // A worker that dies mid-attempt frees its jobs within ~15 s (locks are renewed every 5 s while it lives).
+      lockDuration: 10_000,
+      stalledInterval: 5_000,
+    });
+    this.worker.on('error', (error) => this.logger.warn(`webhook queue: ${error.message}`));
+  }
+
+  /** Stops taking jobs and waits for the attempts in flight (bounded by the 15 s timeout). */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.close();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+
+  async process(job: Job<WebhookJob>, token?: string): Promise<void> {
+    const delivery = await this.deliveries.forAttempt(job.data.eventId);
+    // Stale jobs (already attempted, redelivered, finished or pruned) do nothing.
+    if (!delivery || delivery.state !== 'pending' || delivery.attempts !== job.data.attempts) return;
+    const routing = await this.routing.get(delivery.instanceId);
+    const url = routing?.webhookUrl ?? null;
+    if (!routing || !url) {
+      const reason = routing?.pullMode ? 'the instance is in pull mode' : 'the instance has no webhook URL (or it answered 410 Gone)';
+      await this.finish(delivery, skipped(delivery, routing?.webhookUrl ?? '', reason), {
+        state: 'stopped',
+        scheduleStep: delivery.scheduleStep,
+        nextAttemptAt: new Date(),
+        lastError: reason,
+      });
+      return;
+    }
+    const release = this.slots.tryAcquire(url);
+    if (!release) {
+      await job.moveToDelayed(Date.now() + SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS), token);
+      throw new DelayedError();
+    }
+    try {
+      await this.attempt(delivery, url, routing.signingSecret);
+    } finally {
+      release();
+    }
+  }
+
+  private async attempt(delivery: PendingDelivery, url: string, secret: string | null): Promise<void> {
+    const body = JSON.stringify(delivery.envelope);
+    const startedAt = new Date();
+    const timestamp = Math.floor(startedAt.getTime() / 1000);
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      'User-Agent': 'messaging-gateway-webhooks',
+      'X-Instance-Id': delivery.instanceId,
+      'webhook-id': delivery.eventId,
+      'webhook-timestamp': String(timestamp),
+      ...(secret ? webhookSignatureHeaders(secret, delivery.eventId, timestamp, body) : {}),
+    };
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    let retryAfter: number | undefined;
+    try {
+      const response = await this.http.post(url, body, headers, { timeoutMs: TIMEOUT_MS, maxResponseBytes: MAX_RESPONSE_BYTES });
+      statusCode = response.statusCode;
+      retryAfter = retryAfterMs(response.headers['retry-after']);
+      if (statusCode < 200 || statusCode >= 300) error = describeFailure(statusCode, response.body);
+    } catch (failure) {
+      error = failure instanceof OutboundHttpError ? failure.message : `request failed: ${(failure as Error).message}`;
+    }
+    const durationMs = Date.now() - startedAt.getTime();
+    const next = verdict(statusCode, retryAfter, delivery.scheduleStep, this.config.webhookRetryScheduleSeconds);
+    const outcome = next.kind === 'delivered' ? 'delivered' : next.kind === 'gone' ? 'gone' : 'failed';
+    const record: AttemptRecord = { number: delivery.attempts + 1, url, startedAt, durationMs, statusCode, outcome, error };
+    const now = Date.now();
+    if (next.kind === 'gone') {
+      await this.deliveries.markGone(delivery.instanceId, url);
+      await this.routing.changed(delivery.instanceId);
+    }
+    await this.finish(delivery, record, {
+      state: next.kind === 'retry' ? 'pending' : next.kind === 'delivered' ? 'delivered' : next.kind === 'gone' ? 'stopped' : 'failed',
+      scheduleStep: next.kind === 'retry' ? delivery.scheduleStep + 1 : delivery.scheduleStep,
+      nextAttemptAt: new Date(next.kind === 'retry' ? now + next.delayMs : now),
+      lastError: error,
+    });
+  }
+
+  private async finish(delivery: PendingDelivery, record: AttemptRecord, next: DeliveryOutcome): Promise<void> {
+    const recorded = await this.deliveries.recordAttempt(delivery.eventId, record, next);
+    if (!recorded) return;
+    if (next.state === 'pending') {
+      await this.queue.schedule([
+        { eventId: delivery.eventId, attempts: record.number, delayMs: next.nextAttemptAt.getTime() - Date.now() },
+      ]);
+    } else if (record.outcome !== 'delivered') {
+      this.logger.warn(
+        `${delivery.instanceId}: delivery of ${delivery.eventId} ${next.state} after ${record.number} attempt(s): ${record.error}`,
+      );
+    }
+  }
+}
+
+function skipped(delivery: PendingDelivery, url: string, reason: string): AttemptRecord {
+  return {
+    number: delivery.attempts + 1,
+    url,
+    startedAt: new Date(),
+    durationMs: 0,
+    statusCode: null,
+    outcome: 'skipped',
+    error: reason,
+  };
+}
+
+function describeFailure(statusCode: number, body: Buffer): string {
+  const text = body.toString('utf8', 0, Math.min(body.length, ERROR_SNIPPET)).replace(/\s+/g, ' ').trim();
+  const kind = statusCode >= 300 && statusCode < 400 ? ' (redirects are not followed)' : '';
+  return `receiver answered ${statusCode}${kind}${text ? `: ${text}` : ''}`;
+}

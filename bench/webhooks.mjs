@@ -1,0 +1,288 @@
+#!/usr/bin/env node
+// Webhook delivery: how many signed deliveries per second reach a local receiver, and how long an event takes from
+// being recorded (envelope receivedAt, written by the worker) to arriving at the receiver, at a fixed event rate.
+//
+//   npm run build && node bench/webhooks.mjs [--events=3000] [--rate=100] [--duration=15] [--instances=10] [--json]
+//
+// The built API and one worker run in their own processes (dist/) with a fresh database, their own Redis key prefix
+// and WEBHOOK_ALLOWED_HOSTS=127.0.0.1. A receiver in this process (HTTP/1.1 keep-alive, 127.0.0.1) checks every
+// X-Webhook-Signature with its own HMAC and answers 200. Events are inbound text messages injected through
+// POST /sandbox/inbound on paired sandbox instances, each with its own webhook URL and signing secret.
+//   (1) burst: --events events injected as fast as --concurrency requests allow; deliveries/s is the number of
+//       distinct events received divided by the time from the first to the last arrival. When the delivery lag
+//       stays small, the injection (the API and the simulated phone) was the limit, not the delivery: both rates print.
+//   (2) fixed rate: --rate events/s for --duration s (open loop, request n at t0 + n/rate); event-to-receiver
+//       latency p50/p99/max over every event.
+//   (3) backlog: the deliveries of the burst's events are set pending again in PostgreSQL and their jobs queued at
+//       once (as after a receiver outage), so only delivery is measured: signed deliveries/s from first to last arrival.
+// Exit status 0, 2 when an event was not delivered or a signature did not verify, 1 on failure, 130 when stopped.
+import { createHmac, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import * as gw from './gateway.mjs';
+
+const { CleanupStack, RunControl, environmentLine, fixed, intSetting, percentile, table } = gw;
+
+const log = (message) => console.error(`bench: ${message}`);
+const argv = process.argv.slice(2);
+const burstEvents = intSetting(argv, 'events', 'BENCH_EVENTS', 3000, 1, 1_000_000);
+const rate = intSetting(argv, 'rate', 'BENCH_RATE', 100, 1, 100_000);
+const duration = intSetting(argv, 'duration', 'BENCH_DURATION', 15, 1, 3600);
+const instanceCount = intSetting(argv, 'instances', 'BENCH_INSTANCES', 10, 1, 1000);
+const concurrency = intSetting(argv, 'concurrency', 'BENCH_CONCURRENCY', 32, 1, 10_000);
+const deliverTimeout = intSetting(argv, 'deliver-timeout', 'BENCH_DELIVER_TIMEOUT', 120, 1, 3600);
+const jsonOutput = argv.includes('--json');
+gw.requireBuild(log);
+
+const cleanups = new CleanupStack(log);
+const budgetMs = intSetting(argv, 'timeout', 'BENCH_TIMEOUT', duration + 2 * deliverTimeout + 300, 10, 86_400) * 1000;
+const control = new RunControl({ log, budgetMs, cleanups });
+
+/** The receiver: verifies each signature independently and keeps the first arrival per event id. */
+function startReceiver(secrets) {
+  const arrivals = new Map();
+  const stats = { requests: 0, badSignatures: 0, duplicates: 0 };
+  const log = [];
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (chunk) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = Date.now();
+      const raw = Buffer.concat(chunks).toString('utf8');
+      stats.requests += 1;
+      const secret = secrets.get(req.headers['x-instance-id']);
+      const expected = secret ? `sha256=${createHmac('sha256', Buffer.from(secret, 'utf8')).update(raw).digest('hex')}` : '';
+      if (req.headers['x-webhook-signature'] !== expected) stats.badSignatures += 1;
+      const envelope = JSON.parse(raw);
+      log.push({ eventId: envelope.eventId, at });
+      if (arrivals.has(envelope.eventId)) stats.duplicates += 1;
+      else arrivals.set(envelope.eventId, { at, receivedAt: Date.parse(envelope.receivedAt), text: envelope.eventData?.text });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ server, arrivals, stats, log, port: server.address().port })),
+  );
+}
+
+function inject(agent, apiUrl, instance, text) {
+  const payload = JSON.stringify({ from: '447700900123', type: 'text', text });
+  return new Promise((resolve) => {
+    const req = http.request(
+      `${apiUrl}/sandbox/inbound`,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...instance.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      },
+    );
+    req.on('error', () => resolve(0));
+    req.end(payload);
+  });
+}
+
+async function waitForTexts(receiver, texts) {
+  const deadline = Date.now() + deliverTimeout * 1000;
+  const seen = () => {
+    let count = 0;
+    for (const arrival of receiver.arrivals.values()) if (texts.has(arrival.text)) count += 1;
+    return count;
+  };
+  while (seen() < texts.size && Date.now() < deadline) await control.sleep(100);
+  return [...receiver.arrivals.values()].filter((arrival) => texts.has(arrival.text));
+}
+
+function latencies(arrivals) {
+  const sorted = arrivals.map((arrival) => arrival.at - arrival.receivedAt).sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? NaN };
+}
+
+let exitCode = 1;
+const processes = [];
+try {
+  const gateway = await gw.startGateway({
+    cleanups,
+    control,
+    log,
+    label: 'webhooks',
+    processes,
+    env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+  });
+  const { instances } = await gw.pairedInstances(gateway, instanceCount, { control, log });
+  const secrets = new Map(instances.map((instance) => [instance.id, randomBytes(24).toString('base64url')]));
+  const receiver = await startReceiver(secrets);
+  cleanups.push('stopped the receiver', () => new Promise((resolve) => receiver.server.close(resolve)));
+  for (const instance of instances) {
+    const saved = await gw.request(`${gateway.apiUrl}/instance/settings`, {
+      method: 'PUT',
+      headers: instance.headers,
+      body: {
+        useCustomDefaults: false,
+        webhookUrl: `http://127.0.0.1:${receiver.port}/hook/${instance.id}`,
+        eventSigningSecret: secrets.get(instance.id),
+      },
+    });
+    gw.expectStatus('PUT /instance/settings', saved, 204);
+  }
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+
+  // (1) burst
+  log(`burst: injecting ${burstEvents} events with ${concurrency} requests in flight`);
+  const burstTexts = new Set();
+  let next = 0;
+  let refused = 0;
+  const injectStarted = Date.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < burstEvents) {
+        const index = next;
+        next += 1;
+        const text = `burst ${index}`;
+        burstTexts.add(text);
+        if ((await inject(agent, gateway.apiUrl, instances[index % instances.length], text)) !== 201) refused += 1;
+      }
+    }),
+  );
+  const injectSeconds = (Date.now() - injectStarted) / 1000;
+  const burst = await waitForTexts(receiver, burstTexts);
+  const firstAt = Math.min(...burst.map((arrival) => arrival.at));
+  const lastAt = Math.max(...burst.map((arrival) => arrival.at));
+  const burstResult = {
+    events: burstEvents,
+    refused,
+    delivered: burst.length,
+    injectRate: burstEvents / injectSeconds,
+    deliveryRate: burst.length / Math.max(0.001, (lastAt - firstAt) / 1000),
+    ...latencies(burst),
+  };
+
+  // (2) fixed rate
+  log(`fixed rate: ${rate} events/s for ${duration} s`);
+  const rateTexts = new Set();
+  const t0 = performance.now();
+  const total = rate * duration;
+  const inFlight = new Set();
+  let skipped = 0;
+  for (let index = 0; index < total; index += 1) {
+    const due = t0 + (index * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await control.sleep(wait);
+    if (inFlight.size >= concurrency) {
+      skipped += 1;
+      continue;
+    }
+    const text = `rate ${index}`;
+    rateTexts.add(text);
+    const request = inject(agent, gateway.apiUrl, instances[index % instances.length], text).then((status) => {
+      if (status !== 201) refused += 1;
+      inFlight.delete(request);
+    });
+    inFlight.add(request);
+  }
+  await Promise.all(inFlight);
+  const fixedRate = await waitForTexts(receiver, rateTexts);
+  const rateResult = { events: rateTexts.size, skipped, delivered: fixedRate.length, ...latencies(fixedRate) };
+
+  // (3) backlog
+  const burstIds = [...receiver.arrivals.entries()].filter(([, arrival]) => burstTexts.has(arrival.text)).map(([eventId]) => eventId);
+  log(`backlog: ${burstIds.length} deliveries pending again at once`);
+  const { rows: reset } = await gateway.db.query(
+    `UPDATE webhook_deliveries SET state = 'pending', schedule_step = 0, next_attempt_at = now() WHERE event_id = ANY($1) RETURNING event_id, attempts`,
+    [burstIds],
+  );
+  const { Queue } = await import('bullmq');
+  const { Redis } = await import('ioredis');
+  const connection = new Redis(gateway.infra.redisUrl, { maxRetriesPerRequest: null });
+  const queue = new Queue('webhooks', { connection, prefix: gateway.infra.queuePrefix });
+  const backlogStart = Date.now();
+  const logMark = receiver.log.length;
+  await queue.addBulk(
+    reset.map((row) => ({
+      name: 'deliver',
+      data: { eventId: row.event_id, attempts: row.attempts },
+      opts: { jobId: `${row.event_id}.${row.attempts}`, removeOnComplete: true, removeOnFail: true },
+    })),
+  );
+  await queue.close();
+  connection.disconnect();
+  const backlogDeadline = Date.now() + deliverTimeout * 1000;
+  while (receiver.log.length - logMark < reset.length && Date.now() < backlogDeadline) await control.sleep(50);
+  const backlogArrivals = receiver.log.slice(logMark);
+  const backlogLast = Math.max(...backlogArrivals.map((entry) => entry.at));
+  const backlogResult = {
+    events: reset.length,
+    delivered: new Set(backlogArrivals.map((entry) => entry.eventId)).size,
+    deliveryRate: backlogArrivals.length / Math.max(0.001, (backlogLast - backlogStart) / 1000),
+  };
+
+  const summary = {
+    environment: environmentLine(),
+    instances: instanceCount,
+    burst: burstResult,
+    fixedRate: { rate, duration, ...rateResult },
+    backlog: backlogResult,
+    receiver: receiver.stats,
+  };
+  if (jsonOutput) console.log(JSON.stringify(summary, null, 2));
+  else {
+    console.log(`\nwebhooks: ${instanceCount} instances, each its own URL and secret on one local receiver; ${environmentLine()}\n`);
+    console.log(
+      table(
+        [
+          ['phase', 'events', 'delivered', 'deliveries/s', 'injected/s', 'p50 ms', 'p99 ms', 'max ms'],
+          [
+            '(1) burst',
+            String(burstResult.events),
+            String(burstResult.delivered),
+            fixed(burstResult.deliveryRate),
+            fixed(burstResult.injectRate),
+            fixed(burstResult.p50),
+            fixed(burstResult.p99),
+            fixed(burstResult.max),
+          ],
+          [
+            `(2) ${rate}/s for ${duration} s`,
+            String(rateResult.events),
+            String(rateResult.delivered),
+            '-',
+            '-',
+            fixed(rateResult.p50),
+            fixed(rateResult.p99),
+            fixed(rateResult.max),
+          ],
+          [
+            '(3) backlog',
+            String(backlogResult.events),
+            String(backlogResult.delivered),
+            fixed(backlogResult.deliveryRate),
+            '-',
+            '-',
+            '-',
+            '-',
+          ],
+        ],
+        [0],
+      ),
+    );
+    console.log(
+      `\nlatency = receiver arrival - envelope receivedAt (same clock). Receiver: ${receiver.stats.requests} requests, ` +
+        `${receiver.stats.badSignatures} bad signatures, ${receiver.stats.duplicates} repeats (phase 3 delivers the burst again); ${refused} injections refused, ${skipped} not sent (rate not met)\n`,
+    );
+  }
+  const problems = [];
+  if (burstResult.delivered < burstEvents - refused || rateResult.delivered < rateResult.events)
+    problems.push('some events were not delivered');
+  if (receiver.stats.badSignatures > 0) problems.push(`${receiver.stats.badSignatures} signatures did not verify`);
+  if (problems.length > 0) log(problems.join('; '));
+  exitCode = problems.length > 0 ? 2 : 0;
+} catch (error) {
+  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  gw.logChildOutput(processes, log);
+} finally {
+  control.done();
+  await cleanups.run();
+}
+process.exit(control.interrupted ? 130 : exitCode);

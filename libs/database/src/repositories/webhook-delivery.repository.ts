@@ -1,0 +1,206 @@
+import { Injectable } from '@nestjs/common';
+import type { EventEnvelope, EventType } from '@app/contracts';
+import { SecretBox } from '@app/security';
+import { PrismaService } from '../prisma.service';
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'stopped';
+export type AttemptOutcome = 'delivered' | 'failed' | 'gone' | 'skipped';
+
+/** Where an instance's events go right now, from its effective settings (its own, or its customer's defaults). */
+export interface EventRouting {
+  instanceId: string;
+  eventFilters: string[];
+  pullMode: boolean;
+  /** Null when events are not delivered by webhook: pull mode, no URL, or the URL answered 410 Gone. */
+  webhookUrl: string | null;
+  signingSecret: string | null;
+}
+
+export interface PendingDelivery {
+  eventId: string;
+  instanceId: string;
+  state: DeliveryState;
+  attempts: number;
+  scheduleStep: number;
+  envelope: EventEnvelope;
+}
+
+export interface AttemptRecord {
+  number: number;
+  url: string;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  outcome: AttemptOutcome;
+  error: string | null;
+}
+
+export interface DeliveryOutcome {
+  state: DeliveryState;
+  scheduleStep: number;
+  nextAttemptAt: Date;
+  lastError: string | null;
+}
+
+export interface DeliveryReport {
+  eventId: string;
+  state: DeliveryState | 'none';
+  attempts: AttemptRecord[];
+  nextAttemptAt: Date | null;
+}
+
+interface RoutingRow {
+  id: string;
+  use_custom_defaults: boolean;
+  pull_mode: boolean;
+  webhook_url: string | null;
+  event_signing_secret_enc: string | null;
+  event_filters: string[];
+  default_pull_mode: boolean;
+  default_webhook_url: string | null;
+  default_signing_secret_enc: string | null;
+  default_event_filters: string[];
+  gone: boolean;
+}
+
+/** Webhook deliveries: one row per event meant for a webhook, every attempt recorded, 410 Gone remembered per URL. */
+@Injectable()
+export class WebhookDeliveryRepository {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /** Effective settings decide; `null` for an instance that no longer exists. */
+  async routing(instanceId: string): Promise<EventRouting | null> {
+    const rows = await this.prisma.$queryRaw<RoutingRow[]>`
+      SELECT i.id, i.use_custom_defaults, i.pull_mode, i.webhook_url, i.event_signing_secret_enc, i.event_filters,
+             c.default_pull_mode, c.default_webhook_url, c.default_signing_secret_enc, c.default_event_filters,
+             EXISTS (SELECT 1 FROM webhook_gone_urls g WHERE g.instance_id = i.id
+                     AND g.url = CASE WHEN i.use_custom_defaults THEN c.default_webhook_url ELSE i.webhook_url END) AS gone
+      FROM instances i JOIN customers c ON c.id = i.customer_id WHERE i.id = ${instanceId}`;
+    const row = rows[0];
+    if (!row) return null;
+    const defaults = row.use_custom_defaults;
+    const pullMode = defaults ? row.default_pull_mode : row.pull_mode;
+    const url = defaults ? row.default_webhook_url : row.webhook_url;
+    const secret = defaults ? row.default_signing_secret_enc : row.event_signing_secret_enc;
+    return {
+      instanceId,
+      eventFilters: defaults ? row.default_event_filters : row.event_filters,
+      pullMode,
+      webhookUrl: pullMode || !url || row.gone ? null : url,
+      signingSecret: this.secrets.decryptOptional(secret),
+    };
+  }
+
+  async forAttempt(eventId: string): Promise<PendingDelivery | null> {
+    const row = await this.prisma.webhookDelivery.findUnique({ where: { eventId }, include: { event: true } });
+    if (!row) return null;
+    return {
+      eventId,
+      instanceId: row.instanceId,
+      state: row.state,
+      attempts: row.attempts,
+      scheduleStep: row.scheduleStep,
+      envelope: {
+        eventId,
+        instanceId: row.event.instanceId,
+        eventType: row.event.eventType as EventType,
+        receivedAt: row.event.receivedAt.toISOString(),
+        eventData: row.event.data as Record<string, unknown>,
+      },
+    };
+  }
+
+  /**
+   * Records an attempt and what follows from it in one statement, only if nobody recorded attempt `number` first
+   * (a stalled job run twice records once). Returns whether this call recorded it.
+   */
+  async recordAttempt(eventId: string, attempt: AttemptRecord, next: DeliveryOutcome): Promise<boolean> {
+    const rows = await this.prisma.$queryRaw<{ event_id: string }[]>`
+      WITH moved AS (
+        UPDATE webhook_deliveries
+        SET attempts = ${attempt.number}, state = ${next.state}::"DeliveryState", schedule_step = ${next.scheduleStep},
+            next_attempt_at = ${next.nextAttemptAt}, last_error = ${next.lastError}, updated_at = now()
+        WHERE event_id = ${eventId} AND attempts = ${attempt.number - 1} AND state = 'pending'
+        RETURNING event_id
+      )
+      INSERT INTO webhook_attempts (event_id, number, url, started_at, duration_ms, status_code, outcome, error)
+      SELECT event_id, ${attempt.number}, ${attempt.url}, ${attempt.startedAt}, ${attempt.durationMs}, ${attempt.statusCode},
+             ${attempt.outcome}, ${attempt.error}
+      FROM moved
+      RETURNING event_id`;
+    return rows.length === 1;
+  }
+
+  /** Deliveries whose attempt is overdue by more than `graceMs`: their job was lost (Redis flushed, worker killed). */
+  async overdue(graceMs: number, limit: number): Promise<{ eventId: string; attempts: number }[]> {
+    const cutoff = new Date(Date.now() - graceMs);
+    const rows = await this.prisma.webhookDelivery.findMany({
+      where: { state: 'pending', nextAttemptAt: { lt: cutoff } },
+      orderBy: { nextAttemptAt: 'asc' },
+      take: limit,
+      select: { eventId: true, attempts: true },
+    });
+    return rows;
+  }
+
+  async markGone(instanceId: string, url: string): Promise<void> {
+    await this.prisma.$executeRaw`
+      INSERT INTO webhook_gone_urls (instance_id, url) VALUES (${instanceId}, ${url}) ON CONFLICT DO NOTHING`;
+  }
+
+  /** Saving settings again re-enables URLs that had answered 410 Gone (for one instance, or all of a customer's). */
+  async forgetGoneUrls(target: { instanceId: string } | { customerId: string }): Promise<void> {
+    if ('instanceId' in target) {
+      await this.prisma.webhookGoneUrl.deleteMany({ where: { instanceId: target.instanceId } });
+    } else {
+      await this.prisma.webhookGoneUrl.deleteMany({ where: { instance: { customerId: target.customerId } } });
+    }
+  }
+
+  /** The event's delivery and attempts; null when the instance has no such event (or it was pruned). */
+  async report(instanceId: string, eventId: string): Promise<DeliveryReport | null> {
+    const event = await this.prisma.eventLog.findFirst({
+      where: { id: eventId, instanceId },
+      select: { delivery: { include: { attemptLog: { orderBy: { number: 'asc' } } } } },
+    });
+    if (!event) return null;
+    const delivery = event.delivery;
+    return {
+      eventId,
+      state: delivery?.state ?? 'none',
+      nextAttemptAt: delivery?.state === 'pending' ? delivery.nextAttemptAt : null,
+      attempts: (delivery?.attemptLog ?? []).map((row) => ({
+        number: row.number,
+        url: row.url,
+        startedAt: row.startedAt,
+        durationMs: row.durationMs,
+        statusCode: row.statusCode,
+        outcome: row.outcome as AttemptOutcome,
+        error: row.error,
+      })),
+    };
+  }
+
+  /**
+   * Starts the retry schedule again from the top (creating the delivery when the event never had one). Returns the
+   * number of attempts already made, or null when the instance has no such event.
+   */
+  async redeliver(instanceId: string, eventId: string): Promise<number | null> {
+    const rows = await this.prisma.$queryRaw<{ attempts: number }[]>`
+      INSERT INTO webhook_deliveries (event_id, instance_id)
+      SELECT id, instance_id FROM event_log WHERE id = ${eventId} AND instance_id = ${instanceId}
+      ON CONFLICT (event_id) DO UPDATE
+        SET state = 'pending', schedule_step = 0, next_attempt_at = now(), last_error = NULL, updated_at = now()
+      RETURNING attempts`;
+    return rows[0]?.attempts ?? null;
+  }
+
+  /** Deletes events older than the cutoff (their deliveries and attempts go with them), at most `limit` at a time. */
+  async pruneEvents(olderThan: Date, limit: number): Promise<number> {
+    return this.prisma.$executeRaw`
+      DELETE FROM event_log WHERE id IN (SELECT id FROM event_log WHERE received_at < ${olderThan} LIMIT ${limit})`;
+  }
+}

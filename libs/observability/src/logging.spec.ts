@@ -1,0 +1,90 @@
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { storage } from 'nestjs-pino/storage';
+import { pino } from 'pino';
+import { requestLogging } from './logging';
+
+/** A server whose only middleware is the request logging, writing JSON lines into `lines`. */
+async function serve(
+  level: string,
+  handler: (url: string) => number,
+): Promise<{ server: Server; url: string; lines: Record<string, unknown>[] }> {
+  const lines: Record<string, unknown>[] = [];
+  const destination = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  const root = pino({ level, base: { app: 'test' } }, destination);
+  const middleware = requestLogging(root);
+  const server = createServer((req, res) =>
+    middleware(req, res, () => {
+      res.statusCode = handler(req.url ?? '');
+      res.end('{}');
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, lines };
+}
+
+function get(url: string, headers: Record<string, string> = {}): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.headers));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe('requestLogging', () => {
+  it('writes one line per request, echoes the request id, and gives log calls inside the request its context', async () => {
+    const { server, url, lines } = await serve('info', (path) => {
+      if (path === '/inside') storage.getStore()?.logger.warn('while handling');
+      return path === '/boom' ? 500 : 201;
+    });
+    try {
+      expect((await get(`${url}/inside`, { 'X-Request-Id': 'trace-1' }))['x-request-id']).toBe('trace-1');
+      await get(`${url}/boom`);
+      await get(`${url}/health`);
+      await settle();
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 40, app: 'test', req: { id: 'trace-1', method: 'GET', url: '/inside' }, msg: 'while handling' }),
+        expect.objectContaining({
+          level: 30,
+          req: { id: 'trace-1', method: 'GET', url: '/inside' },
+          res: { statusCode: 201 },
+          responseTime: expect.any(Number),
+          msg: 'request completed',
+        }),
+        expect.objectContaining({
+          level: 50,
+          req: expect.objectContaining({ url: '/boom' }),
+          res: { statusCode: 500 },
+          err: expect.objectContaining({ message: 'failed with status code 500' }),
+          msg: 'request errored',
+        }),
+      ]);
+      expect((lines[2].req as { id: string }).id).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('writes nothing for successful requests when the level is above info, but still reports 5xx', async () => {
+    const { server, url, lines } = await serve('warn', (path) => (path === '/boom' ? 503 : 200));
+    try {
+      expect((await get(`${url}/quiet`))['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+      await get(`${url}/boom`);
+      await settle();
+      expect(lines).toEqual([expect.objectContaining({ level: 50, res: { statusCode: 503 }, msg: 'request errored' })]);
+    } finally {
+      server.close();
+    }
+  });
+});

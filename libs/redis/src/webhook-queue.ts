@@ -1,0 +1,45 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { WEBHOOK_JOB_OPTIONS, WEBHOOK_QUEUE, webhookJobId, type WebhookJob } from '@app/contracts';
+import { RedisService } from './redis.service';
+
+/** Producer side of the webhook queue. Losing a job loses nothing: the delivery row is the record. */
+@Injectable()
+export class WebhookQueue implements OnModuleDestroy {
+  private readonly logger = new Logger(WebhookQueue.name);
+  private queue: Queue<WebhookJob> | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly redis: RedisService,
+  ) {}
+
+  async schedule(jobs: { eventId: string; attempts: number; delayMs?: number }[]): Promise<void> {
+    if (jobs.length === 0) return;
+    try {
+      await this.producer().addBulk(
+        jobs.map(({ eventId, attempts, delayMs }) => ({
+          name: 'deliver',
+          data: { eventId, attempts },
+          opts: { jobId: webhookJobId(eventId, attempts), delay: Math.max(0, Math.round(delayMs ?? 0)), ...WEBHOOK_JOB_OPTIONS },
+        })),
+      );
+    } catch (error) {
+      this.logger.warn(`${jobs.length} webhook job(s) not queued (the reconciler will pick them up): ${(error as Error).message}`);
+    }
+  }
+
+  private producer(): Queue<WebhookJob> {
+    if (!this.queue) {
+      const connection = this.redis.connect('webhook-producer', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+      this.queue = new Queue<WebhookJob>(WEBHOOK_QUEUE, { connection, prefix: this.config.queuePrefix });
+      this.queue.on('error', (error) => this.logger.warn(`webhook queue: ${error.message}`));
+    }
+    return this.queue;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.queue?.close();
+  }
+}

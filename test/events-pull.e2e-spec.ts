@@ -1,0 +1,499 @@
+import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import { Redis } from 'ioredis';
+import { eventAnnouncement, eventsChannel, type EventEnvelope } from '@app/contracts';
+import { EventLogRepository } from '@app/database';
+import { EVENT_STREAM_OPTIONS, type EventStreamOptions } from '../apps/api/src/events/event-stream.options';
+import { EventStreamsService } from '../apps/api/src/events/event-streams.service';
+import { startApi, type RunningApi } from './support/api-harness';
+import { testEnv } from './support/environment';
+import { eventLog, eventually } from './support/event-log';
+import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
+import { Http } from './support/http';
+import { expectErrorBody, useServedOpenApi } from './support/openapi';
+import { spawnApp, type AppProcess } from './support/processes';
+
+interface EventPage {
+  items: { seq: number; event: EventEnvelope }[];
+  nextAfter: number;
+}
+
+interface SseMessage {
+  id: number;
+  event: EventEnvelope;
+  raw: string;
+  at: number;
+}
+
+/** A Server-Sent Events reader over plain node:http, keeping every message and comment it saw. */
+class SseClient {
+  readonly messages: SseMessage[] = [];
+  readonly comments: string[] = [];
+  readonly others: string[] = [];
+  ended = false;
+  private text = '';
+  private buffer = '';
+
+  private constructor(
+    readonly status: number,
+    readonly headers: IncomingHttpHeaders,
+    private readonly request: ClientRequest,
+  ) {}
+
+  static open(baseUrl: string, path: string, headers: Record<string, string>): Promise<SseClient> {
+    return new Promise((resolve, reject) => {
+      const request = httpRequest(new URL(path, baseUrl), { headers: { Accept: 'text/event-stream', ...headers } });
+      request.on('error', reject);
+      request.on('response', (response) => {
+        const client = new SseClient(response.statusCode ?? 0, response.headers, request);
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => client.receive(chunk));
+        response.on('end', () => (client.ended = true));
+        response.on('close', () => (client.ended = true));
+        response.on('error', () => undefined);
+        request.removeListener('error', reject);
+        request.on('error', () => undefined);
+        resolve(client);
+      });
+      request.end();
+    });
+  }
+
+  get ids(): number[] {
+    return this.messages.map((message) => message.id);
+  }
+
+  /** The whole body of an error response. */
+  async json(): Promise<unknown> {
+    await eventually(
+      () => Promise.resolve(this.ended),
+      (ended) => ended,
+    );
+    return JSON.parse(this.text) as unknown;
+  }
+
+  async waitFor(check: (client: SseClient) => boolean, timeoutMs = 10_000): Promise<void> {
+    await eventually(
+      () => Promise.resolve(this),
+      (client) => check(client),
+      timeoutMs,
+    );
+    expect(check(this)).toBe(true);
+  }
+
+  close(): void {
+    this.request.destroy();
+  }
+
+  private receive(chunk: string): void {
+    this.text += chunk;
+    this.buffer += chunk;
+    let end: number;
+    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+      const block = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 2);
+      if (block.startsWith(':')) {
+        this.comments.push(block);
+        continue;
+      }
+      const id = /^id: (\d+)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (id === undefined || data === undefined) {
+        this.others.push(block);
+        continue;
+      }
+      this.messages.push({ id: Number(id), event: JSON.parse(data) as EventEnvelope, raw: `${block}\n\n`, at: Date.now() });
+    }
+  }
+}
+
+const EVENT_ID = /^evt_\d+_[0-9a-f]{16}$/;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('pull mode: GET /events and GET /events/stream', () => {
+  let api: RunningApi;
+  let worker: AppProcess;
+  let http: Http;
+  let customer: Customer;
+  let otherCustomer: Customer;
+  let redis: Redis;
+  const clients: SseClient[] = [];
+
+  beforeAll(async () => {
+    [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
+    http = new Http(api.url);
+    await useServedOpenApi(api.url);
+    customer = await createCustomer(http, 'Puller');
+    otherCustomer = await createCustomer(http, 'Neighbour');
+    redis = new Redis(testEnv().REDIS_URL);
+  });
+
+  afterEach(() => {
+    clients.splice(0).forEach((client) => client.close());
+  });
+
+  afterAll(async () => {
+    redis?.disconnect();
+    await Promise.all([api?.close(), worker?.stop()]);
+  });
+
+  const headersOf = (instance: CreatedInstance) => ({ 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id });
+
+  async function page(instance: CreatedInstance, query = ''): Promise<EventPage> {
+    const response = await http.get(`/events${query}`, headersOf(instance));
+    expect(response.status).toBe(200);
+    return response.body as EventPage;
+  }
+
+  const logHas = (instance: CreatedInstance, count: number) =>
+    eventually(
+      () => page(instance, '?limit=1000'),
+      (events) => events.items.length >= count,
+    );
+
+  async function pairedInstance(owner: Customer = customer): Promise<CreatedInstance> {
+    const instance = await createInstance(http, owner.apiKey);
+    expect((await http.post('/sandbox/pair', { phone: '15550004444' }, headersOf(instance))).status).toBe(200);
+    expect((await logHas(instance, 1)).items.map((item) => item.event.eventType)).toEqual(['logged_in']);
+    return instance;
+  }
+
+  async function inbound(instance: CreatedInstance, text: string): Promise<void> {
+    expect((await http.post('/sandbox/inbound', { from: '447700900123', type: 'text', text }, headersOf(instance))).status).toBe(201);
+  }
+
+  async function stream(target: RunningApi, instance: CreatedInstance, query = '', extra: Record<string, string> = {}): Promise<SseClient> {
+    const client = await SseClient.open(target.url, `/events/stream${query}`, { ...headersOf(instance), ...extra });
+    clients.push(client);
+    return client;
+  }
+
+  /** Every stream this API opened has been cleaned up (listeners and timers go with it). */
+  async function expectNoOpenStreams(target: RunningApi): Promise<void> {
+    const streams = target.app.get(EventStreamsService);
+    await eventually(
+      () => Promise.resolve(streams.size),
+      (open) => open === 0,
+    );
+    expect(streams.size).toBe(0);
+  }
+
+  /** An event written to the log the way the worker writes it, but without any announcement. */
+  async function appendQuietly(target: RunningApi, instance: CreatedInstance, marker: string): Promise<number> {
+    const stored = await target.app.get(EventLogRepository).append(instance.id, 'message', { marker });
+    if (!stored) throw new Error('append failed');
+    return Number(stored.seq);
+  }
+
+  describe('GET /events', () => {
+    it('pages the log oldest first with after and limit, and nextAfter continues', async () => {
+      const instance = await pairedInstance();
+      for (const text of ['one', 'two', 'three']) await inbound(instance, text);
+      const all = await logHas(instance, 4);
+
+      expect(all.items.map((item) => item.seq)).toEqual([1, 2, 3, 4]);
+      expect(all.nextAfter).toBe(4);
+      expect(all.items.map((item) => [item.event.eventType, item.event.eventData.text])).toEqual([
+        ['logged_in', undefined],
+        ['message', 'one'],
+        ['message', 'two'],
+        ['message', 'three'],
+      ]);
+      for (const { event } of all.items) {
+        expect(event).toEqual({
+          eventId: expect.stringMatching(EVENT_ID),
+          instanceId: instance.id,
+          eventType: expect.any(String),
+          receivedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+          eventData: expect.any(Object),
+        });
+      }
+      // The same events as the stored log, id for id.
+      expect(all.items.map((item) => [String(item.seq), item.event.eventType, item.event.eventData])).toEqual(
+        (await eventLog(instance.id)).map((row) => [row.seq, row.eventType, row.data]),
+      );
+
+      const defaults = await page(instance);
+      expect(defaults).toEqual(all);
+      const first = await page(instance, '?after=1&limit=2');
+      expect({ seqs: first.items.map((item) => item.seq), nextAfter: first.nextAfter }).toEqual({ seqs: [2, 3], nextAfter: 3 });
+      expect(first.items).toEqual(all.items.slice(1, 3));
+      const second = await page(instance, `?after=${first.nextAfter}&limit=2`);
+      expect({ seqs: second.items.map((item) => item.seq), nextAfter: second.nextAfter }).toEqual({ seqs: [4], nextAfter: 4 });
+      expect(await page(instance, '?after=4')).toEqual({ items: [], nextAfter: 4 });
+      expect(await page(instance, '?after=500&limit=1000')).toEqual({ items: [], nextAfter: 500 });
+      expect((await page(instance, '?after=0&limit=1')).items.map((item) => item.seq)).toEqual([1]);
+    });
+
+    it('refuses bad after and limit values with a 400 naming the parameter', async () => {
+      const instance = await createInstance(http, customer.apiKey);
+      const cases: [string, string][] = [
+        ['?after=-1', 'validation error: after must be a non-negative whole number'],
+        ['?after=abc', 'validation error: after must be a non-negative whole number'],
+        ['?after=1.5', 'validation error: after must be a non-negative whole number'],
+        ['?after=', 'validation error: after must be a non-negative whole number'],
+        ['?after=99999999999999999', 'validation error: after must be a non-negative whole number'],
+        ['?limit=0', 'validation error: limit must be a whole number from 1 to 1000'],
+        ['?limit=1001', 'validation error: limit must be a whole number from 1 to 1000'],
+        ['?limit=ten', 'validation error: limit must be a whole number from 1 to 1000'],
+        ['?after=1&after=2', 'validation error: after must be a non-negative whole number'],
+        ['?since=3', 'validation error: property since should not exist'],
+      ];
+      for (const [query, detail] of cases) {
+        const response = await http.get(`/events${query}`, headersOf(instance));
+        expectErrorBody(response, 400, detail);
+      }
+      expect(await page(instance, '?after=0&limit=1000')).toEqual({ items: [], nextAfter: 0 });
+    });
+
+    it('answers 401 without a valid key for the instance, and 400 without X-Instance-Id', async () => {
+      const instance = await createInstance(http, customer.apiKey);
+      const stranger = await createInstance(http, otherCustomer.apiKey);
+      expectErrorBody(await http.get('/events', { 'X-Instance-Id': instance.id }), 401, 'unauthorized');
+      expectErrorBody(await http.get('/events', { 'X-Api-Key': 'mgw_ik_nope', 'X-Instance-Id': instance.id }), 401, 'unauthorized');
+      expectErrorBody(await http.get('/events', { 'X-Api-Key': stranger.apiKey, 'X-Instance-Id': instance.id }), 401, 'unauthorized');
+      expectErrorBody(await http.get('/events', { 'X-Api-Key': otherCustomer.apiKey, 'X-Instance-Id': instance.id }), 401, 'unauthorized');
+      expectErrorBody(await http.get('/events', { 'X-Api-Key': customer.apiKey }), 400, 'missing X-Instance-Id header');
+      // The customer's own key works as well as the instance key.
+      expect((await http.get('/events', { 'X-Api-Key': customer.apiKey, 'X-Instance-Id': instance.id })).status).toBe(200);
+    });
+
+    it("never shows another instance's events", async () => {
+      const mine = await pairedInstance();
+      const sibling = await pairedInstance();
+      const stranger = await pairedInstance(otherCustomer);
+      await Promise.all([inbound(sibling, 'sibling'), inbound(stranger, 'stranger'), inbound(mine, 'mine')]);
+      await Promise.all([logHas(sibling, 2), logHas(stranger, 2)]);
+      const events = await logHas(mine, 2);
+      expect(events.items.map((item) => [item.seq, item.event.instanceId, item.event.eventData.text])).toEqual([
+        [1, mine.id, undefined],
+        [2, mine.id, 'mine'],
+      ]);
+    });
+
+    it('reads the log whatever pullMode says', async () => {
+      const instance = await pairedInstance();
+      const settings = (body: object) => http.put('/instance/settings', body, headersOf(instance));
+      expect((await settings({ useCustomDefaults: false, pullMode: true })).status).toBe(204);
+      await inbound(instance, 'pulled');
+      expect((await logHas(instance, 2)).items.map((item) => item.event.eventData.text)).toEqual([undefined, 'pulled']);
+      expect((await settings({ pullMode: false })).status).toBe(204);
+      await inbound(instance, 'pushed');
+      expect((await logHas(instance, 3)).items.map((item) => item.event.eventData.text)).toEqual([undefined, 'pulled', 'pushed']);
+      const client = await stream(api, instance, '?after=1');
+      await client.waitFor((c) => c.messages.length === 2);
+      expect(client.ids).toEqual([2, 3]);
+    });
+  });
+
+  describe('GET /events/stream', () => {
+    it('streams new events as id/data messages, and after a reconnect with Last-Event-ID sends exactly the missed ones', async () => {
+      const instance = await pairedInstance();
+      const live = await stream(api, instance);
+      expect(live.status).toBe(200);
+      expect(live.headers['content-type']).toBe('text/event-stream');
+      expect(live.headers['cache-control']).toBe('no-cache');
+      expect(live.headers['x-accel-buffering']).toBe('no');
+
+      // Without Last-Event-ID or after, only events newer than the connection: not the earlier logged_in.
+      await inbound(instance, 'one');
+      await inbound(instance, 'two');
+      await live.waitFor((c) => c.messages.length === 2);
+      expect(live.ids).toEqual([2, 3]);
+      expect(live.messages.map((m) => m.event.eventData.text)).toEqual(['one', 'two']);
+      const logged = await page(instance, '?after=1');
+      expect(live.messages.map((m) => m.event)).toEqual(logged.items.map((item) => item.event));
+      expect(live.messages[0].raw).toBe(`id: 2\ndata: ${JSON.stringify(logged.items[0].event)}\n\n`);
+      expect(live.others).toEqual([]);
+
+      live.close();
+      await expectNoOpenStreams(api);
+
+      // Missed while disconnected: two inbound messages and a send (message_status and the own message event).
+      await inbound(instance, 'three');
+      await inbound(instance, 'four');
+      await eventually(
+        async () => (await http.get('/session/status', headersOf(instance))).body as { isConnected: boolean },
+        (status) => status.isConnected,
+      );
+      expect((await http.post('/messages/text', { to: '447700900123', message: 'from me' }, headersOf(instance))).status).toBe(201);
+      const missed = await eventually(
+        () => page(instance, `?after=${live.ids.at(-1)}`),
+        (events) => events.items.length === 4,
+      );
+      expect(missed.items.map((item) => item.event.eventType).sort()).toEqual(['message', 'message', 'message', 'message_status']);
+
+      const resumed = await stream(api, instance, '', { 'Last-Event-ID': String(live.ids.at(-1)) });
+      await resumed.waitFor((c) => c.messages.length >= 4);
+      // Longer than a poll interval: nothing is sent twice.
+      await sleep(2_500);
+      expect(resumed.ids).toEqual([4, 5, 6, 7]);
+      expect(resumed.messages.map((m) => m.event)).toEqual(missed.items.map((item) => item.event));
+
+      await inbound(instance, 'five');
+      await resumed.waitFor((c) => c.messages.length === 5);
+      expect(resumed.ids).toEqual([4, 5, 6, 7, 8]);
+      expect(resumed.messages[4].event.eventData.text).toBe('five');
+      const union = [...live.messages, ...resumed.messages].map((m) => m.event.eventId);
+      expect(new Set(union).size).toBe(union.length);
+    });
+
+    it('starts after ?after= when there is no Last-Event-ID, and Last-Event-ID wins over it', async () => {
+      const instance = await pairedInstance();
+      await inbound(instance, 'a');
+      await inbound(instance, 'b');
+      await logHas(instance, 3);
+
+      const replay = await stream(api, instance, '?after=0');
+      await replay.waitFor((c) => c.messages.length === 3);
+      expect(replay.ids).toEqual([1, 2, 3]);
+      expect(replay.messages[0].event.eventType).toBe('logged_in');
+
+      const resumed = await stream(api, instance, '?after=0', { 'Last-Event-ID': '2' });
+      await resumed.waitFor((c) => c.messages.length === 1);
+      expect(resumed.ids).toEqual([3]);
+
+      const ahead = await stream(api, instance, '?after=1000');
+      await appendQuietly(api, instance, 'not yet');
+      await replay.waitFor((c) => c.messages.length === 4);
+      await resumed.waitFor((c) => c.messages.length === 2);
+      expect(ahead.messages).toEqual([]);
+    });
+
+    it('answers errors before the stream as JSON: 401 without a key, 400 for a bad Last-Event-ID or parameter', async () => {
+      const instance = await createInstance(http, customer.apiKey);
+      const cases: [Record<string, string>, string, number, string][] = [
+        [{ 'X-Instance-Id': instance.id }, '', 401, 'unauthorized'],
+        [{ 'X-Api-Key': otherCustomer.apiKey, 'X-Instance-Id': instance.id }, '', 401, 'unauthorized'],
+        [headersOf(instance), '?after=-5', 400, 'validation error: after must be a non-negative whole number'],
+        [headersOf(instance), '?limit=5', 400, 'validation error: property limit should not exist'],
+        [
+          { ...headersOf(instance), 'Last-Event-ID': 'evt_1' },
+          '',
+          400,
+          'validation error: Last-Event-ID must be a non-negative whole number',
+        ],
+      ];
+      for (const [headers, query, status, detail] of cases) {
+        const client = await SseClient.open(api.url, `/events/stream${query}`, headers);
+        clients.push(client);
+        expect({ status: client.status, type: client.headers['content-type'], body: await client.json() }).toEqual({
+          status,
+          type: expect.stringContaining('application/json'),
+          body: { status, detail },
+        });
+      }
+      const spec = await http.get('/events/stream', { 'X-Instance-Id': instance.id });
+      expectErrorBody(spec, 401, 'unauthorized');
+      clients.splice(0).forEach((client) => client.close());
+      await expectNoOpenStreams(api);
+    });
+
+    it("never sends another instance's events, even when they are announced to it", async () => {
+      const mine = await pairedInstance();
+      const sibling = await pairedInstance();
+      const stranger = await pairedInstance(otherCustomer);
+      const client = await stream(api, mine);
+      const siblingClient = await stream(api, sibling);
+      await Promise.all([inbound(sibling, 'sibling'), inbound(stranger, 'stranger')]);
+      const strangerSeq = await appendQuietly(api, stranger, 'stranger quiet');
+      // A wake-up names an instance; only that instance's log is ever read.
+      await redis.publish(eventsChannel(testEnv().QUEUE_PREFIX), eventAnnouncement(mine.id, strangerSeq));
+      await inbound(mine, 'mine');
+      await client.waitFor((c) => c.messages.length === 1);
+      await siblingClient.waitFor((c) => c.messages.length === 1);
+      await sleep(2_500);
+      expect(client.messages.map((m) => [m.id, m.event.instanceId, m.event.eventData.text])).toEqual([[2, mine.id, 'mine']]);
+      expect(siblingClient.messages.map((m) => [m.id, m.event.instanceId, m.event.eventData.text])).toEqual([[2, sibling.id, 'sibling']]);
+    });
+
+    it('falls back to reading the log on a timer when no announcement comes', async () => {
+      const instance = await pairedInstance();
+      const client = await stream(api, instance);
+      const seq = await appendQuietly(api, instance, 'unannounced');
+      await client.waitFor((c) => c.messages.length === 1, 5_000);
+      expect(client.messages.map((m) => [m.id, m.event.eventData.marker])).toEqual([[seq, 'unannounced']]);
+    });
+
+    it('ends the stream when the instance is deleted', async () => {
+      const instance = await pairedInstance();
+      const client = await stream(api, instance);
+      expect((await http.delete(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).status).toBe(204);
+      await client.waitFor((c) => c.ended, 10_000);
+      await expectNoOpenStreams(api);
+    });
+  });
+
+  describe('with shortened timings', () => {
+    const quiet = (options: Partial<EventStreamOptions>) =>
+      startApi({}, [{ provide: EVENT_STREAM_OPTIONS, useValue: { keepAliveMs: 60_000, pollMs: 60_000, pageSize: 100, ...options } }]);
+
+    it('sends a keep-alive comment line at the configured interval', async () => {
+      const fast = await quiet({ keepAliveMs: 200 });
+      try {
+        const instance = await createInstance(http, customer.apiKey);
+        const client = await stream(fast, instance);
+        await client.waitFor((c) => c.comments.length >= 3, 5_000);
+        expect(new Set(client.comments)).toEqual(new Set([': keep-alive']));
+        expect(client.messages).toEqual([]);
+        client.close();
+        await expectNoOpenStreams(fast);
+      } finally {
+        await fast.close();
+      }
+    });
+
+    it('wakes on the pub/sub announcement at once, in order and without repeats, with polling out of the way', async () => {
+      // Polling every minute: anything arriving within seconds came through the announcement channel.
+      const fast = await quiet({ pageSize: 5 });
+      try {
+        const instance = await createInstance(http, customer.apiKey);
+        const channel = eventsChannel(testEnv().QUEUE_PREFIX);
+        const client = await stream(fast, instance);
+
+        const first = await appendQuietly(fast, instance, 'first');
+        await eventually(
+          async () => {
+            await redis.publish(channel, eventAnnouncement(instance.id, first));
+            return client.messages.length;
+          },
+          (count) => count === 1,
+        );
+        expect(client.ids).toEqual([first]);
+
+        const second = await appendQuietly(fast, instance, 'second');
+        const announcedAt = Date.now();
+        await redis.publish(channel, eventAnnouncement(instance.id, second));
+        await client.waitFor((c) => c.messages.length === 2, 5_000);
+        expect(client.messages[1].at - announcedAt).toBeLessThan(1_000);
+
+        // A burst: twelve events, announced shuffled, repeated, late and mixed with noise; read in pages of five.
+        const seqs: number[] = [];
+        for (let i = 0; i < 12; i += 1) seqs.push(await appendQuietly(fast, instance, `burst ${i}`));
+        const shuffled = [...seqs].reverse().concat(seqs[3], seqs[0], second, first);
+        await Promise.all([
+          redis.publish(channel, 'garbage'),
+          redis.publish(channel, `${instance.id} not-a-number`),
+          redis.publish(channel, eventAnnouncement('ins_nobody', 5)),
+          ...shuffled.map((seq) => redis.publish(channel, eventAnnouncement(instance.id, seq))),
+        ]);
+        await client.waitFor((c) => c.messages.length === 14, 5_000);
+        await sleep(500);
+        expect(client.ids).toEqual([first, second, ...seqs]);
+        expect(client.messages.slice(2).map((m) => m.event.eventData.marker)).toEqual(seqs.map((_, i) => `burst ${i}`));
+      } finally {
+        await fast.close();
+      }
+    });
+
+    it('ends open streams when the API shuts down', async () => {
+      const doomed = await quiet({});
+      const instance = await createInstance(http, customer.apiKey);
+      const client = await stream(doomed, instance);
+      expect(client.status).toBe(200);
+      const started = Date.now();
+      await doomed.close();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await client.waitFor((c) => c.ended, 5_000);
+    });
+  });
+});
