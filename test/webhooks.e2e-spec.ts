@@ -367,6 +367,27 @@ describe('webhook delivery', () => {
     );
   });
 
+  it('redelivers at once an event whose retry is waiting out a long Retry-After', async () => {
+    const path = '/hooks/backoff';
+    let calls = 0;
+    receiver.script(path, () => {
+      calls += 1;
+      return calls === 1 ? { status: 503, headers: { 'Retry-After': '3600' } } : { status: 200 };
+    });
+    const instance = await hookedInstance(path);
+    const [first] = await waitForHooks(path, (hooks) => hooks.length >= 1);
+    const eventId = first.envelope.eventId;
+    const waiting = await eventually(
+      async () =>
+        (await http.get(`/events/${eventId}/deliveries`, headersOf(instance))).body as { state: string; nextAttemptAt: string | null },
+      (body) => body.state === 'pending' && body.nextAttemptAt !== null,
+    );
+    expect(Date.parse(waiting.nextAttemptAt as string) - Date.now()).toBeGreaterThan(3_000_000);
+    expect((await http.post(`/events/${eventId}/redeliver`, {}, headersOf(instance))).status).toBe(202);
+    const hooks = await waitForHooks(path, (all) => all.length >= 2, 5_000);
+    expect(hooks.map((hook) => hook.headers['webhook-id'])).toEqual([eventId, eventId]);
+  });
+
   it('sends nothing by webhook in pull mode; the events are still logged', async () => {
     const path = '/hooks/pull';
     const instance = await hookedInstance(path, { pullMode: true });

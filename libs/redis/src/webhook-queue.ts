@@ -30,6 +30,16 @@ export class WebhookQueue implements OnModuleDestroy {
     }
   }
 
+  /** Runs the next attempt now, replacing a retry still waiting out its delay (an attempt in flight is left alone). */
+  async runNow(eventId: string, attempts: number): Promise<void> {
+    try {
+      await this.producer().remove(webhookJobId(eventId, attempts));
+    } catch (error) {
+      this.logger.warn(`waiting webhook job for ${eventId} not removed: ${(error as Error).message}`);
+    }
+    await this.schedule([{ eventId, attempts }]);
+  }
+
   private producer(): Queue<WebhookJob> {
     if (!this.queue) {
       const connection = this.redis.connect('webhook-producer', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });

@@ -31,7 +31,7 @@ export class DeliveriesService {
     if (!routing?.webhookUrl) throw new AppError('webhooks_off');
     const attempts = await this.deliveries.redeliver(scope.instanceId, eventId);
     if (attempts === null) throw new AppError('not_found');
-    await this.queue.schedule([{ eventId, attempts }]);
+    await this.queue.runNow(eventId, attempts);
     return { eventId, state: 'pending' };
   }
 }
