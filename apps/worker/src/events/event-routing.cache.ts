@@ -13,6 +13,8 @@ const MAX_ENTRIES = 50_000;
 @Injectable()
 export class EventRoutingCache implements OnModuleInit {
   private readonly entries = new Map<string, { routing: EventRouting | null; expiresAt: number }>();
+  /** Bumped by every invalidation: a read that overlapped one may have seen the old settings and is not cached. */
+  private generation = 0;
 
   constructor(
     private readonly deliveries: WebhookDeliveryRepository,
@@ -20,22 +22,29 @@ export class EventRoutingCache implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.bus.subscribe(EVENT_ROUTING_TOPIC, (instanceId) => (instanceId === '*' ? this.entries.clear() : this.entries.delete(instanceId)));
-    this.bus.onLost(() => this.entries.clear());
+    this.bus.subscribe(EVENT_ROUTING_TOPIC, (instanceId) => this.forget(instanceId));
+    this.bus.onLost(() => this.forget('*'));
   }
 
   async get(instanceId: string): Promise<EventRouting | null> {
     const cached = this.entries.get(instanceId);
     if (cached && cached.expiresAt > Date.now() && this.bus.isLive) return cached.routing;
+    const generation = this.generation;
     const routing = await this.deliveries.routing(instanceId);
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-    if (this.bus.isLive) this.entries.set(instanceId, { routing, expiresAt: Date.now() + TTL_MS });
+    if (this.bus.isLive && generation === this.generation) this.entries.set(instanceId, { routing, expiresAt: Date.now() + TTL_MS });
     return routing;
+  }
+
+  private forget(instanceId: string): void {
+    this.generation += 1;
+    if (instanceId === '*') this.entries.clear();
+    else this.entries.delete(instanceId);
   }
 
   /** Tells every replica (this one included) that an instance's routing changed. */
   async changed(instanceId: string): Promise<void> {
-    this.entries.delete(instanceId);
+    this.forget(instanceId);
     await this.bus.publish(EVENT_ROUTING_TOPIC, instanceId).catch(() => undefined);
   }
 }
