@@ -65,6 +65,17 @@ describe('the send accept path', () => {
     expect(await storedRows(instance)).toHaveLength(30);
   });
 
+  it('answers a burst right after a status change with the new status only', async () => {
+    const instance = await createInstance(http, customer.apiKey);
+    const burst = async () => (await Promise.all(Array.from({ length: 20 }, (_, i) => send(instance, `burst ${i}`)))).map((r) => r.status);
+    for (let round = 0; round < 5; round += 1) {
+      await setLiveStatus(instance, 'connected');
+      expect(await burst()).toEqual(Array.from({ length: 20 }, () => 201));
+      await setLiveStatus(instance, 'disconnected');
+      expect(await burst()).toEqual(Array.from({ length: 20 }, () => 503));
+    }
+  });
+
   it('stores concurrent sends to one instance in acceptance order, each client in its own order, each with one doorbell', async () => {
     const instance = await createInstance(http, customer.apiKey);
     await setLiveStatus(instance, 'connected');

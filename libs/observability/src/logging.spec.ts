@@ -1,7 +1,6 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { storage } from 'nestjs-pino/storage';
 import { pino } from 'pino';
 import { requestLogging } from './logging';
 
@@ -43,20 +42,17 @@ function get(url: string, headers: Record<string, string> = {}): Promise<Record<
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 describe('requestLogging', () => {
-  it('writes one line per request, echoes the request id, and gives log calls inside the request its context', async () => {
-    const { server, url, lines } = await serve('info', (path) => {
-      if (path === '/inside') storage.getStore()?.logger.warn('while handling');
-      return path === '/boom' ? 500 : 201;
-    });
+  it('writes one line per request and echoes the request id', async () => {
+    const { server, url, lines } = await serve('info', (path) => (path === '/boom' ? 500 : 201));
     try {
       expect((await get(`${url}/inside`, { 'X-Request-Id': 'trace-1' }))['x-request-id']).toBe('trace-1');
       await get(`${url}/boom`);
       await get(`${url}/health`);
       await settle();
       expect(lines).toEqual([
-        expect.objectContaining({ level: 40, app: 'test', req: { id: 'trace-1', method: 'GET', url: '/inside' }, msg: 'while handling' }),
         expect.objectContaining({
           level: 30,
+          app: 'test',
           req: { id: 'trace-1', method: 'GET', url: '/inside' },
           res: { statusCode: 201 },
           responseTime: expect.any(Number),
@@ -70,7 +66,7 @@ describe('requestLogging', () => {
           msg: 'request errored',
         }),
       ]);
-      expect((lines[2].req as { id: string }).id).toMatch(/^[0-9a-f-]{36}$/);
+      expect((lines[1].req as { id: string }).id).toMatch(/^[0-9a-f-]{36}$/);
     } finally {
       server.close();
     }

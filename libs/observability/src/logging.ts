@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Inject, Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { storage } from 'nestjs-pino/storage';
 import { pino, type Logger } from 'pino';
 import type { AppConfig } from '@app/config';
 
@@ -35,45 +34,25 @@ interface RequestFields {
 }
 
 /**
- * What nestjs-pino's `PinoLogger` reads (`logger`) and writes (`assign`) for log calls made while a request is
- * handled. The request's child logger is made only when something actually logs during the request.
- */
-class RequestLogContext {
-  private own: Logger | undefined;
-  readonly responseLogger = undefined;
-
-  constructor(
-    private readonly root: Logger,
-    private readonly fields: RequestFields,
-  ) {}
-
-  get logger(): Logger {
-    this.own ??= this.root.child({ req: this.fields });
-    return this.own;
-  }
-
-  set logger(logger: Logger) {
-    this.own = logger;
-  }
-}
-
-/**
- * Per request: the request id (echoed as `X-Request-Id`), the request context for log calls, and one line when the
+ * Per request: the request id (echoed as `X-Request-Id`, and `req.id` for the error filter) and one line when the
  * response is done (`info`, `error` for 5xx), as pino-http wrote them: `{req: {id, method, url}, res: {statusCode},
  * responseTime}` and `request completed` / `request aborted` / `request errored`. Unlike pino-http it builds no
- * per-request logger up front and serialises nothing when the level is off.
+ * per-request child logger and serialises nothing when the level is off. Nor does it bind the request to later log
+ * calls through AsyncLocalStorage: on Node 20 that turns on async hooks for every promise of the process, about a
+ * tenth of the API's CPU per request. Log calls made while handling a request name it themselves (the error filter
+ * logs the request id, method and URL).
  */
 export function requestLogging(root: Logger) {
   return function logRequest(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: () => void): void {
     const fields: RequestFields = { id: requestIdOf(req, res), method: req.method, url: req.originalUrl ?? req.url };
-    // The request id for the error filter and anyone else handling the request.
     (req as { id?: unknown }).id = fields.id;
+    // Also keeps an error of the response (a write after its end, say) from being an uncaught exception, as pino-http did.
+    let failure: Error | undefined;
+    res.on('error', (error: Error) => {
+      failure = error;
+    });
     if (!QUIET_PATHS.has((fields.url ?? '').split('?')[0])) {
       const started = Date.now();
-      let failure: Error | undefined;
-      res.once('error', (error: Error) => {
-        failure = error;
-      });
       res.once('close', () => {
         const failed = failure !== undefined || res.statusCode >= 500;
         if (!root.isLevelEnabled(failed ? 'error' : 'info')) return;
@@ -82,7 +61,7 @@ export function requestLogging(root: Logger) {
         else root.info(line, res.writableEnded ? 'request completed' : 'request aborted');
       });
     }
-    storage.run(new RequestLogContext(root, fields), next);
+    next();
   };
 }
 
@@ -97,7 +76,7 @@ export class RequestLoggingModule implements NestModule {
   }
 }
 
-/** pino for the whole app: Nest's logger (nestjs-pino, request context included) and the request lines above. */
+/** pino for the whole app: Nest's logger (nestjs-pino) and the request lines above. */
 export function loggerModule(config: AppConfig, app: 'api' | 'worker'): DynamicModule {
   const root = pino({
     level: config.logLevel,
@@ -110,7 +89,7 @@ export function loggerModule(config: AppConfig, app: 'api' | 'worker'): DynamicM
   });
   return {
     module: RequestLoggingModule,
-    // nestjs-pino supplies the Nest logger over `root`; its own pino-http middleware is mounted nowhere (ours is).
+    // nestjs-pino supplies the Nest logger over `root`; its pino-http and context middleware are mounted nowhere (ours is).
     imports: [LoggerModule.forRoot({ pinoHttp: { logger: root }, forRoutes: [] })],
     providers: [{ provide: REQUEST_LOGGING, useValue: requestLogging(root) }],
     exports: [LoggerModule],

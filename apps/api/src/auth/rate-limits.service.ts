@@ -85,8 +85,10 @@ export class RateLimits {
         for (const waiter of waiters) waiter.reject(rejection);
         return;
       }
-      // `consumedPoints` counts these requests too: the window had room for the first `room` of them.
-      const room = this.config.rateLimit.requests - (rejection.consumedPoints - waiters.length);
+      // `consumedPoints` counts these requests too: the window had room for the first `room` of them. (A refusal that
+      // did not count them, such as a block, leaves no room.)
+      const counted = rejection.consumedPoints >= waiters.length;
+      const room = counted ? this.config.rateLimit.requests - (rejection.consumedPoints - waiters.length) : 0;
       waiters.forEach((waiter, index) => (index < room ? waiter.resolve() : waiter.reject(rateLimited(rejection.msBeforeNext))));
     }
   }

@@ -21,6 +21,7 @@ interface Cached {
 @Injectable()
 export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
   private readonly cache = new Map<string, Cached>();
+  private readonly reading = new Map<string, { generation: number; value: Promise<string | null> }>();
   private readonly invalidations: KeyInvalidations;
 
   constructor(
@@ -50,7 +51,7 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
       if (hit && hit.expiresAt > Date.now()) return hit.value;
     }
     const generation = this.invalidations.generation;
-    const stored = await this.redis.client.get(key).catch(() => null);
+    const stored = await this.readRedis(key, generation);
     if (stored) {
       const value = Object.freeze(JSON.parse(stored) as LiveStatus);
       // Only when no push (and no loss) came in between: one may have been about this very key.
@@ -60,6 +61,24 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
     const instance = await this.instances.find(scope, scope.instanceId);
     if (!instance) throw new AppError('not_found');
     return { status: instance.status, deviceId: instance.deviceId, updatedAt: Date.now() };
+  }
+
+  /**
+   * Requests that miss the cache together (say, when an entry expires under load) share one GET, but only while no
+   * push came in since it was sent: a read started before a change must not answer requests that arrive after it.
+   */
+  private readRedis(key: string, generation: number): Promise<string | null> {
+    const shared = this.invalidations.isLive ? this.reading.get(key) : undefined;
+    if (shared && shared.generation === generation) return shared.value;
+    const value = this.redis.client.get(key).catch(() => null);
+    if (this.invalidations.isLive) {
+      const read = { generation, value };
+      this.reading.set(key, read);
+      void value.finally(() => {
+        if (this.reading.get(key) === read) this.reading.delete(key);
+      });
+    }
+    return value;
   }
 
   private remember(key: string, value: LiveStatus): void {
