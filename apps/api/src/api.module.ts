@@ -6,6 +6,7 @@ import { RedisModule } from '@app/redis';
 import { AccountModule } from './account/account.module';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
+import { ChatsModule } from './chats/chats.module';
 import { EventsModule } from './events/events.module';
 import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
@@ -32,6 +33,7 @@ export class ApiModule {
         SessionModule,
         WebhooksModule,
         MessagesModule,
+        ChatsModule,
         EventsModule,
         AdminModule,
         // The sandbox control surface does not exist at all when the operator switches test mode off.

@@ -14,7 +14,10 @@ import { CommandRouter } from './sessions/command-router';
 import { DriverRegistry } from './sessions/driver-registry';
 import { EventRecorder } from './sessions/event-recorder';
 import { InstanceSessions } from './sessions/instance-sessions.service';
+import { NetworkOperator } from './sessions/network-operator';
 import { StatusStore } from './sessions/status-store';
+import { OperationEffects } from './store/operation-effects';
+import { StoreProjector } from './store/store-projector';
 import { ShardCoordinator } from './shards/shard-coordinator';
 import { DeliveryReconciler } from './webhooks/delivery-reconciler';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
@@ -42,7 +45,10 @@ export class WorkerModule {
         EventFanout,
         EventRecorder,
         DriverRegistry,
+        StoreProjector,
+        OperationEffects,
         InstanceSessions,
+        NetworkOperator,
         CommandRouter,
         MediaResolver,
         SendDispatcher,

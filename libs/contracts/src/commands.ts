@@ -1,3 +1,4 @@
+import type { OperationName } from './operations';
 import type { ChatPresenceState, ChatSettingType, EphemeralTimer, MediaType } from './event-payloads';
 
 /**
@@ -95,6 +96,8 @@ export interface CommandContract {
   'session.logout': { args: Record<string, never>; result: { loggedOut: boolean } };
   'session.restart': { args: Record<string, never>; result: { restarted: boolean } };
   'session.flushHistory': { args: Record<string, never>; result: { accepted: boolean } };
+  /** A network operation carried out by the instance's session (see NetworkOperations for its arguments and result). */
+  'network.perform': { args: { name: OperationName; args: unknown }; result: unknown };
   'sandbox.pair': { args: { phone?: string; error?: string }; result: { deviceId: string } };
   'sandbox.connection': { args: { state: 'offline' | 'online' }; result: { online: boolean } };
   'sandbox.logout': { args: Record<string, never>; result: { loggedOut: boolean } };

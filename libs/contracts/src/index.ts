@@ -8,3 +8,5 @@ export * from './live-status';
 export * from './commands';
 export * from './queues';
 export * from './messages';
+export * from './operations';
+export * from './store-facts';

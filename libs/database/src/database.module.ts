@@ -10,6 +10,9 @@ import { InstanceLifecycleRepository } from './repositories/instance-lifecycle.r
 import { InstanceRepository } from './repositories/instance.repository';
 import { MediaRepository } from './repositories/media.repository';
 import { MessageRepository } from './repositories/message.repository';
+import { ChatStoreRepository } from './repositories/chat-store.repository';
+import { ContactStoreRepository } from './repositories/contact-store.repository';
+import { SandboxWorldRepository } from './repositories/sandbox-world.repository';
 import { SandboxRepository } from './repositories/sandbox.repository';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 
@@ -21,6 +24,9 @@ const repositories = [
   EventLogRepository,
   EventStreamRepository,
   SandboxRepository,
+  SandboxWorldRepository,
+  ChatStoreRepository,
+  ContactStoreRepository,
   MessageRepository,
   MediaRepository,
   WebhookDeliveryRepository,

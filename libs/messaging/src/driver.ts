@@ -1,4 +1,4 @@
-import type { NormalisedEvent, OutboundMessage } from '@app/contracts';
+import type { NormalisedEvent, OperationArgs, OperationName, OperationResult, OutboundMessage, StoreFacts } from '@app/contracts';
 
 /** Why a link went down; decides what the session manager does next. */
 export type CloseReason =
@@ -25,6 +25,8 @@ export interface SessionHooks {
   closed(reason: CloseReason, detail?: string, deviceId?: string): void;
   /** A network happening, built with `normalise` so every driver's events have the same payloads. */
   event(event: NormalisedEvent): void;
+  /** Facts about people and chats that are not events themselves; kept in the store, in order with the events. */
+  learned(facts: StoreFacts): void;
   /** Whether the instance wants the network's chat history now (its effective `historySync` setting). */
   historySyncEnabled(): Promise<boolean>;
 }
@@ -46,6 +48,12 @@ export interface NetworkSession {
    * PermanentSendError when it never will, anything else when it may later (the row stays pending).
    */
   send(message: OutboundMessage): Promise<SentMessage>;
+  /**
+   * Carries out a network operation (chat settings, groups, contacts, profile, ...) and answers with the network's
+   * result. Throws AppError for what the API reports as such (`forbidden: ...`, `not found`, validation); the
+   * events the operation causes arrive through the hooks before it resolves.
+   */
+  perform<N extends OperationName>(name: N, args: OperationArgs<N>): Promise<OperationResult<N>>;
   /** Emits the chat history the network holds as `message_history_sync` events (the caller checked `historySync`). */
   flushHistory(): Promise<void>;
 }

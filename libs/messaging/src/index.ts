@@ -6,3 +6,5 @@ export * from './sandbox/sandbox-happenings';
 export * from './sandbox/sandbox-session';
 export * from './sandbox/sandbox.driver';
 export * from './sandbox/codes';
+export * from './sandbox/operations/operation-handlers';
+export * from './sandbox/operations/sandbox-operations';

@@ -11,6 +11,9 @@ import {
   type CommandReply,
   type CommandRequest,
   type CommandResult,
+  type OperationArgs,
+  type OperationName,
+  type OperationResult,
 } from '@app/contracts';
 import { RedisService } from './redis.service';
 
@@ -62,10 +65,20 @@ export class CommandClient implements OnModuleDestroy {
       const answer = await reply;
       if (!answer) throw new AppError('instance_unavailable');
       if (!answer.ok) throw new AppError(answer.code, answer.detail);
-      return answer.result as CommandResult<N>;
+      return answer.result;
     } finally {
       this.pending.delete(request.requestId);
     }
+  }
+
+  /** Has the instance's session carry out a network operation; its errors come back as the API's errors. */
+  async perform<N extends OperationName>(
+    instanceId: string,
+    name: N,
+    args: OperationArgs<N>,
+    deadlineMs = DEFAULT_DEADLINE_MS,
+  ): Promise<OperationResult<N>> {
+    return (await this.request(instanceId, 'network.perform', { name, args }, deadlineMs)) as OperationResult<N>;
   }
 
   /** While no worker listens on the shard (e.g. during a takeover), keep trying until the deadline. */

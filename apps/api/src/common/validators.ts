@@ -2,6 +2,9 @@ import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validato
 
 const MAX_URL_LENGTH = 2048;
 
+/** With `@IsDefined(REQUIRED)` a missing field reads `validation error: <field> is required`. */
+export const REQUIRED = { message: 'is required' };
+
 /** An absolute http(s) URL without credentials; the empty string clears the setting. */
 export function IsWebhookUrl(options?: ValidationOptions): PropertyDecorator {
   return ValidateBy(

@@ -7,6 +7,7 @@ import { ApiErrors } from '../common/api-errors.decorator';
 import { CreatedIdDto } from '../common/created-id.dto';
 import {
   InboxEntryDto,
+  NetworkOperationDto,
   OutboxEntryDto,
   SandboxCallDto,
   SandboxCallEndDto,
@@ -206,5 +207,12 @@ export class SandboxController {
   @ApiOkResponse({ type: OutboxEntryDto, isArray: true })
   outbox(@CurrentScope() scope: InstanceScope): Promise<OutboxEntryDto[]> {
     return this.sandbox.outbox(scope);
+  }
+
+  /** The operations (chat settings, groups, contacts, profile, ...) the simulated network carried out for this instance, in order. */
+  @Get('operations')
+  @ApiOkResponse({ type: NetworkOperationDto, isArray: true })
+  operations(@CurrentScope() scope: InstanceScope): Promise<NetworkOperationDto[]> {
+    return this.sandbox.operations(scope);
   }
 }

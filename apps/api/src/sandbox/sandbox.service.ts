@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type InstanceScope } from '@app/contracts';
-import { InstanceRepository, SandboxRepository } from '@app/database';
+import { InstanceRepository, SandboxRepository, SandboxWorldRepository } from '@app/database';
 import { CommandClient } from '@app/redis';
 import type { CreatedIdDto } from '../common/created-id.dto';
 import type {
   InboxEntryDto,
+  NetworkOperationDto,
   OutboxEntryDto,
   SandboxCallDto,
   SandboxCallEndDto,
@@ -31,6 +32,7 @@ export class SandboxService {
   constructor(
     private readonly instances: InstanceRepository,
     private readonly network: SandboxRepository,
+    private readonly world: SandboxWorldRepository,
     private readonly commands: CommandClient,
   ) {}
 
@@ -154,6 +156,16 @@ export class SandboxService {
       type: message.type,
       content: message.content,
       receivedAt: message.at.toISOString(),
+    }));
+  }
+
+  async operations(scope: InstanceScope): Promise<NetworkOperationDto[]> {
+    await this.requireSandbox(scope);
+    const operations = await this.world.operations(scope.instanceId);
+    return operations.map((operation) => ({
+      name: operation.name,
+      args: operation.args as Record<string, unknown>,
+      at: operation.at.toISOString(),
     }));
   }
 

@@ -4,6 +4,7 @@ import { AppError, shardOf, type CommandArgs, type CommandName, type CommandRequ
 import { InstanceLifecycleRepository } from '@app/database';
 import { SandboxHappenings, SandboxNetwork } from '@app/messaging';
 import { InstanceSessions } from './instance-sessions.service';
+import { NetworkOperator } from './network-operator';
 
 type Handlers = { [N in CommandName]: (instanceId: string, args: CommandArgs<N>) => Promise<unknown> };
 
@@ -16,6 +17,7 @@ export class CommandRouter {
     'session.logout': (id) => this.sessions.logout(id),
     'session.restart': (id) => this.sessions.restart(id),
     'session.flushHistory': (id) => this.sessions.flushHistory(id),
+    'network.perform': (id, args) => this.operator.perform(id, args.name, args.args as never),
     'sandbox.pair': (id, args) => this.sandboxPair(id, args.phone, args.error),
     'sandbox.connection': (id, args) => this.sandboxConnection(id, args.state),
     'sandbox.logout': (id) => this.sandbox.logoutFromPhone(id),
@@ -43,6 +45,7 @@ export class CommandRouter {
     private readonly sandbox: SandboxNetwork,
     private readonly happenings: SandboxHappenings,
     private readonly instances: InstanceLifecycleRepository,
+    private readonly operator: NetworkOperator,
   ) {}
 
   async handle(request: CommandRequest, holdsShard: (shard: number) => boolean): Promise<unknown> {

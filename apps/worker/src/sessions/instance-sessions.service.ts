@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { AppError, isPaired, type EventType, type InstanceStatus, type NormalisedEvent } from '@app/contracts';
+import { AppError, isPaired, type InstanceStatus, type NormalisedEvent } from '@app/contracts';
 import { InstanceLifecycleRepository, type OwnedInstance } from '@app/database';
 import { normalise, type CloseReason, type NetworkSession, type SessionHooks } from '@app/messaging';
+import { StoreProjector } from '../store/store-projector';
 import { DriverRegistry } from './driver-registry';
 import { EventRecorder } from './event-recorder';
 import { SerialLanes } from './serial-lanes';
@@ -43,6 +44,7 @@ export class InstanceSessions {
     private readonly drivers: DriverRegistry,
     private readonly statuses: StatusStore,
     private readonly events: EventRecorder,
+    private readonly store: StoreProjector,
   ) {}
 
   count(): number {
@@ -203,6 +205,11 @@ export class InstanceSessions {
       },
       closed: (reason, detail, deviceId) => this.onClosed(managed, reason, detail, deviceId),
       event: (event) => this.recordEvent(id, event),
+      learned: (facts) => {
+        void this.lanes
+          .run(id, () => this.store.learn(id, facts))
+          .catch((error: Error) => this.logger.error(`${id}: facts not stored: ${error.message}`));
+      },
       historySyncEnabled: () => this.instances.historySync(id),
     };
   }
@@ -264,14 +271,18 @@ export class InstanceSessions {
       .catch((error: Error) => this.logger.error(`${managed.instance.id}: status ${status} not saved: ${error.message}`));
   }
 
+  /** Events keep the order in which they happened for each instance; the store sees each before it is recorded. */
   private recordEvent(instanceId: string, event: NormalisedEvent): void {
-    this.record(instanceId, event.eventType, event.data);
+    void this.lanes
+      .run(instanceId, async () => {
+        await this.store.apply(instanceId, event);
+        await this.events.record(instanceId, event.eventType, event.data);
+      })
+      .catch((error: Error) => this.logger.error(`${instanceId}: ${event.eventType} not recorded: ${error.message}`));
   }
 
-  /** Events keep the order in which they happened for each instance. */
-  record(instanceId: string, eventType: EventType, data: Record<string, unknown>): void {
-    void this.lanes
-      .run(instanceId, () => this.events.record(instanceId, eventType, data))
-      .catch((error: Error) => this.logger.error(`${instanceId}: ${eventType} not recorded: ${error.message}`));
+  /** Resolves once every event reported so far for the instance is in the store and the event log. */
+  async settled(instanceId: string): Promise<void> {
+    await this.lanes.run(instanceId, () => Promise.resolve());
   }
 }

@@ -275,6 +275,8 @@ export class SandboxRepository {
       this.prisma.sandboxDevice.deleteMany({ where: { instanceId } }),
       this.prisma.sandboxChat.deleteMany({ where: { instanceId } }),
       this.prisma.sandboxNewsletter.deleteMany({ where: { instanceId } }),
+      this.prisma.sandboxRecord.deleteMany({ where: { instanceId } }),
+      this.prisma.sandboxOperation.deleteMany({ where: { instanceId } }),
     ]);
   }
 

@@ -132,6 +132,9 @@ export class SandboxNetwork {
     if (!jid || jidKind(jid) !== 'user') throw AppError.validation('id must be a user JID or an international number');
     if (spec.lid !== undefined && jidKind(spec.lid) !== 'lid') throw AppError.validation('lid must be a JID ending in @lid');
     await this.store.upsertContact(instanceId, { ...spec, jid });
+    this.sessions.get(instanceId)?.learn({
+      contacts: [{ jid, ...(spec.lid ? { lid: spec.lid } : {}), ...(spec.businessName ? { businessName: spec.businessName } : {}) }],
+    });
     this.sessions.get(instanceId)?.deliver(
       normalise.contact({
         contact: { jid, lid: spec.lid },
@@ -222,6 +225,18 @@ export class SandboxNetwork {
       if (before !== spec.pushName)
         session.deliver(normalise.chatPushName({ user: await this.party(instanceId, from), pushName: spec.pushName }));
     }
+    const sender = await this.store.contact(instanceId, from);
+    // A message carries its sender's push name and, for a business, its verified name.
+    session.learn({
+      contacts: [
+        {
+          jid: from,
+          ...(sender?.lid ? { lid: sender.lid } : {}),
+          ...(spec.pushName ? { pushName: spec.pushName } : {}),
+          ...(sender?.businessName ? { businessName: sender.businessName } : {}),
+        },
+      ],
+    });
     session.deliver(normalise.message(await this.messageInput(instanceId, record)));
     return { id: record.id };
   }

@@ -1,6 +1,7 @@
 import type { SessionHooks } from '../driver';
 import { normalise } from '../events/normalise';
 import type { SandboxNetwork } from './sandbox-network';
+import type { SandboxOperations } from './operations/sandbox-operations';
 import { SandboxSession } from './sandbox-session';
 
 function harness(device: { deviceId: string | null; online: boolean }, historySync = false) {
@@ -13,6 +14,7 @@ function harness(device: { deviceId: string | null; online: boolean }, historySy
       calls.push(
         ['closed', reason, ...(reason === 'logged_out' || reason === 'pairing_failed' ? [detail, deviceId] : [])].filter(Boolean).join(' '),
       ),
+    learned: () => undefined,
     event: (event) => calls.push(`event ${event.eventType}`),
     historySyncEnabled: () => Promise.resolve(historySync),
   };
@@ -32,7 +34,10 @@ function harness(device: { deviceId: string | null; online: boolean }, historySy
     unpair: jest.fn(() => Promise.resolve()),
     historyEvents: jest.fn(() => Promise.resolve(history)),
   } as unknown as SandboxNetwork;
-  const session = new SandboxSession({ instanceId: 'ins_1', customerId: 'cus_1' }, hooks, network, { qrRotateMs: 20_000, qrCodes: 3 });
+  const session = new SandboxSession({ instanceId: 'ins_1', customerId: 'cus_1' }, hooks, network, {} as SandboxOperations, {
+    qrRotateMs: 20_000,
+    qrCodes: 3,
+  });
   return { session, calls, network };
 }
 

@@ -1,8 +1,17 @@
-import { AppError, type NormalisedEvent, type OutboundMessage } from '@app/contracts';
+import {
+  AppError,
+  type NormalisedEvent,
+  type OperationArgs,
+  type OperationName,
+  type OperationResult,
+  type OutboundMessage,
+  type StoreFacts,
+} from '@app/contracts';
 import type { NetworkSession, SentMessage, SessionHooks, SessionIdentity } from '../driver';
 import { normalise } from '../events/normalise';
 import { sandboxPairCode, sandboxQrCode } from './codes';
 import type { SandboxNetwork } from './sandbox-network';
+import type { SandboxOperations } from './operations/sandbox-operations';
 
 export interface SandboxTiming {
   /** How often a fresh QR code replaces the previous one (the real network: about 20 s). */
@@ -25,6 +34,7 @@ export class SandboxSession implements NetworkSession {
     readonly identity: SessionIdentity,
     private readonly hooks: SessionHooks,
     private readonly network: SandboxNetwork,
+    private readonly operations: SandboxOperations,
     private readonly timing: SandboxTiming,
   ) {}
 
@@ -78,6 +88,11 @@ export class SandboxSession implements NetworkSession {
     return this.network.receive(this.identity.instanceId, message);
   }
 
+  async perform<N extends OperationName>(name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
+    if (this.state !== 'open') throw new AppError('instance_unavailable');
+    return this.operations.perform(this, name, args);
+  }
+
   async flushHistory(): Promise<void> {
     for (const event of await this.network.historyEvents(this.identity.instanceId)) this.deliver(event);
   }
@@ -112,6 +127,11 @@ export class SandboxSession implements NetworkSession {
     this.state = 'closed';
     this.network.detach(this);
     this.hooks.closed('logged_out', 'user_logged_out');
+  }
+
+  /** The network told the instance something about people or chats; only an open link hears it. */
+  learn(facts: StoreFacts): void {
+    if (this.state === 'open') this.hooks.learned(facts);
   }
 
   /** Something happened on the network for this instance; only an open link hears it. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { NetworkDriver, NetworkSession, SessionHooks, SessionIdentity } from '../driver';
+import { SandboxOperations } from './operations/sandbox-operations';
 import { SandboxNetwork } from './sandbox-network';
 import { SandboxSession, type SandboxTiming } from './sandbox-session';
 
@@ -10,9 +11,12 @@ export class SandboxDriver implements NetworkDriver {
   readonly kind = 'sandbox' as const;
   timing: SandboxTiming = DEFAULT_SANDBOX_TIMING;
 
-  constructor(readonly network: SandboxNetwork) {}
+  constructor(
+    readonly network: SandboxNetwork,
+    private readonly operations: SandboxOperations,
+  ) {}
 
   createSession(identity: SessionIdentity, hooks: SessionHooks): NetworkSession {
-    return new SandboxSession(identity, hooks, this.network, this.timing);
+    return new SandboxSession(identity, hooks, this.network, this.operations, this.timing);
   }
 }

@@ -509,3 +509,12 @@ export class InboxEntryDto {
   content!: Record<string, unknown>;
   receivedAt!: string;
 }
+
+export class NetworkOperationDto {
+  /** The operation, e.g. `chats.archive` or `groups.participants`. */
+  name!: string;
+  /** Its arguments as the network received them (JIDs normalised). */
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  args!: Record<string, unknown>;
+  at!: string;
+}

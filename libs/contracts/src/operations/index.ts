@@ -1,0 +1,14 @@
+import type { ChatOperations } from './chats';
+
+export * from './common';
+export * from './chats';
+
+/**
+ * Every operation a network driver carries out on request (besides sends, which go through the queues). One name →
+ * one argument type → one result type, checked by the compiler from the API through the worker to each driver.
+ */
+export type NetworkOperations = ChatOperations;
+
+export type OperationName = keyof NetworkOperations;
+export type OperationArgs<N extends OperationName> = NetworkOperations[N]['args'];
+export type OperationResult<N extends OperationName> = NetworkOperations[N]['result'];

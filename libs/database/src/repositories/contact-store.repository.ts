@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '../prisma.service';
+
+export interface StoredContact {
+  jid: string;
+  lid: string | null;
+  pushName: string | null;
+  fullName: string | null;
+  firstName: string | null;
+  businessName: string | null;
+  inAddressBook: boolean;
+}
+
+/** What one network event tells about a person; fields left out stay as they were. */
+export type ContactPatch = Partial<Omit<StoredContact, 'jid'>>;
+
+const FIELDS = { jid: true, lid: true, pushName: true, fullName: true, firstName: true, businessName: true, inAddressBook: true } as const;
+
+/** The people an instance knows, as the worker learned them from the network. */
+@Injectable()
+export class ContactStoreRepository {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async upsert(instanceId: string, jid: string, patch: ContactPatch): Promise<void> {
+    await this.prisma.contact.upsert({
+      where: { instanceId_jid: { instanceId, jid } },
+      create: { instanceId, jid, ...patch },
+      update: patch,
+    });
+  }
+
+  find(instanceId: string, jid: string): Promise<StoredContact | null> {
+    return this.prisma.contact.findUnique({ where: { instanceId_jid: { instanceId, jid } }, select: FIELDS });
+  }
+
+  /** The person behind a LID, when the network told us both identities. */
+  byLid(instanceId: string, lid: string): Promise<StoredContact | null> {
+    return this.prisma.contact.findFirst({ where: { instanceId, lid }, select: FIELDS });
+  }
+
+  list(instanceId: string): Promise<StoredContact[]> {
+    return this.prisma.contact.findMany({ where: { instanceId }, select: FIELDS, orderBy: { jid: 'asc' } });
+  }
+
+  byJids(instanceId: string, jids: string[]): Promise<StoredContact[]> {
+    if (jids.length === 0) return Promise.resolve([]);
+    return this.prisma.contact.findMany({ where: { instanceId, jid: { in: jids } }, select: FIELDS });
+  }
+}
