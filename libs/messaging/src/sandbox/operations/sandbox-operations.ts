@@ -25,7 +25,8 @@ export class SandboxOperations {
   async perform<N extends OperationName>(session: SandboxSession, name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
     const instanceId = session.identity.instanceId;
     const context: OperationContext = { instanceId, self: await this.network.selfJid(instanceId), session };
-    const handler = this.handlers[name];
+    // The table is indexed by a union of names, so TypeScript cannot pair this handler with N by itself.
+    const handler: (context: OperationContext, args: OperationArgs<N>) => Promise<OperationResult<N>> = this.handlers[name] as never;
     const result = await handler(context, args);
     await this.world.journal(instanceId, name, args);
     return result;
