@@ -12,22 +12,22 @@ import type { OperationContext, OperationHandlers } from './operation-handlers';
  */
 @Injectable()
 export class SandboxOperations {
-  private readonly handlers: OperationHandlers<NetworkOperations>;
+  private readonly handlers: Record<string, (context: OperationContext, args: unknown) => Promise<unknown>>;
 
   constructor(
     private readonly network: SandboxNetwork,
     private readonly world: SandboxWorldRepository,
     chats: SandboxChatOperations,
   ) {
-    this.handlers = { ...chats.handlers };
+    // Typed as the whole contract, so an operation without a sandbox handler does not compile.
+    const table: OperationHandlers<NetworkOperations> = { ...chats.handlers };
+    this.handlers = table as unknown as typeof this.handlers;
   }
 
   async perform<N extends OperationName>(session: SandboxSession, name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
     const instanceId = session.identity.instanceId;
     const context: OperationContext = { instanceId, self: await this.network.selfJid(instanceId), session };
-    // The table is indexed by a union of names, so TypeScript cannot pair this handler with N by itself.
-    const handler: (context: OperationContext, args: OperationArgs<N>) => Promise<OperationResult<N>> = this.handlers[name] as never;
-    const result = await handler(context, args);
+    const result = (await this.handlers[name](context, args)) as OperationResult<N>;
     await this.world.journal(instanceId, name, args);
     return result;
   }
