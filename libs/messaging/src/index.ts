@@ -8,3 +8,4 @@ export * from './sandbox/sandbox.driver';
 export * from './sandbox/codes';
 export * from './sandbox/operations/operation-handlers';
 export * from './sandbox/operations/sandbox-operations';
+export * from './sandbox/community-membership';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SandboxCommunityMembership } from './sandbox/community-membership';
 import { SandboxChatOperations } from './sandbox/operations/chat-operations';
 import { SandboxOperations } from './sandbox/operations/sandbox-operations';
 import { SandboxHappenings } from './sandbox/sandbox-happenings';
@@ -6,7 +7,7 @@ import { SandboxNetwork } from './sandbox/sandbox-network';
 import { SandboxDriver } from './sandbox/sandbox.driver';
 
 @Module({
-  providers: [SandboxNetwork, SandboxHappenings, SandboxDriver, SandboxOperations, SandboxChatOperations],
-  exports: [SandboxNetwork, SandboxHappenings, SandboxDriver],
+  providers: [SandboxNetwork, SandboxHappenings, SandboxDriver, SandboxOperations, SandboxChatOperations, SandboxCommunityMembership],
+  exports: [SandboxNetwork, SandboxHappenings, SandboxDriver, SandboxCommunityMembership],
 })
 export class MessagingModule {}

@@ -17,7 +17,7 @@ export class SandboxWorldRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async journal(instanceId: string, name: string, args: unknown): Promise<void> {
-    await this.prisma.sandboxOperation.create({ data: { instanceId, name, args: (args ?? {}) } });
+    await this.prisma.sandboxOperation.create({ data: { instanceId, name, args: args ?? {} } });
   }
 
   async operations(instanceId: string): Promise<SandboxOperationRecord[]> {

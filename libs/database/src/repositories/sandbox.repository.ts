@@ -22,19 +22,33 @@ export interface SandboxGroupRecord {
   name: string;
   kind: SandboxGroupInput['kind'];
   parentJid: string | null;
+  inviteCode: string;
+  description: string | null;
+  pictureId: string | null;
   locked: boolean;
   announce: boolean;
+  joinApproval: boolean;
+  memberAddMode: string;
+  ephemeralSeconds: number;
+  createdAt: Date;
   participants: { jid: string; role: 'member' | 'admin' | 'superadmin' }[];
 }
 
 /** One group change, applied as a whole. */
 export interface SandboxGroupUpdate {
   name?: string;
+  description?: string | null;
+  pictureId?: string | null;
+  inviteCode?: string;
+  parentJid?: string | null;
   locked?: boolean;
   announce?: boolean;
+  joinApproval?: boolean;
+  memberAddMode?: string;
+  ephemeralSeconds?: number;
   add?: string[];
   remove?: string[];
-  roles?: { jid: string; role: 'member' | 'admin' }[];
+  roles?: { jid: string; role: 'member' | 'admin' | 'superadmin' }[];
 }
 
 export interface SandboxChatSettings {
@@ -132,16 +146,63 @@ export class SandboxRepository {
   async group(instanceId: string, jid: string): Promise<SandboxGroupRecord | null> {
     const row = await this.prisma.sandboxGroup.findUnique({
       where: { instanceId_jid: { instanceId, jid } },
-      include: { participants: { select: { jid: true, role: true } } },
+      include: { participants: { select: { jid: true, role: true }, orderBy: { jid: 'asc' } } },
     });
-    if (!row) return null;
+    return row ? this.toGroup(row) : null;
+  }
+
+  /** Groups matching the filter (e.g. a community's groups by `parentJid`, or the one with an invite code), oldest first. */
+  async groups(
+    instanceId: string,
+    filter: { parentJid?: string; inviteCode?: string; member?: string } = {},
+  ): Promise<SandboxGroupRecord[]> {
+    const rows = await this.prisma.sandboxGroup.findMany({
+      where: {
+        instanceId,
+        ...(filter.parentJid !== undefined ? { parentJid: filter.parentJid } : {}),
+        ...(filter.inviteCode !== undefined ? { inviteCode: filter.inviteCode } : {}),
+        ...(filter.member !== undefined ? { participants: { some: { jid: filter.member } } } : {}),
+      },
+      include: { participants: { select: { jid: true, role: true }, orderBy: { jid: 'asc' } } },
+      orderBy: [{ createdAt: 'asc' }, { jid: 'asc' }],
+    });
+    return rows.map((row) => this.toGroup(row));
+  }
+
+  async deleteGroup(instanceId: string, jid: string): Promise<void> {
+    await this.prisma.sandboxGroup.deleteMany({ where: { instanceId, jid } });
+  }
+
+  private toGroup(row: {
+    jid: string;
+    name: string;
+    kind: string;
+    parentJid: string | null;
+    inviteCode: string;
+    description: string | null;
+    pictureId: string | null;
+    locked: boolean;
+    announce: boolean;
+    joinApproval: boolean;
+    memberAddMode: string;
+    ephemeralSeconds: number;
+    createdAt: Date;
+    participants: { jid: string; role: string }[];
+  }): SandboxGroupRecord {
     return {
       jid: row.jid,
       name: row.name,
       kind: row.kind as SandboxGroupRecord['kind'],
       parentJid: row.parentJid,
+      inviteCode: row.inviteCode,
+      description: row.description,
+      pictureId: row.pictureId,
       locked: row.locked,
       announce: row.announce,
+      joinApproval: row.joinApproval,
+      memberAddMode: row.memberAddMode,
+      ephemeralSeconds: row.ephemeralSeconds,
+      createdAt: row.createdAt,
       participants: row.participants.map((p) => ({ jid: p.jid, role: p.role as SandboxGroupRecord['participants'][number]['role'] })),
     };
   }
@@ -152,7 +213,18 @@ export class SandboxRepository {
     await this.prisma.$transaction([
       this.prisma.sandboxGroup.update({
         where,
-        data: { ...(update.name !== undefined ? { name: update.name } : {}), locked: update.locked, announce: update.announce },
+        data: {
+          name: update.name,
+          description: update.description,
+          pictureId: update.pictureId,
+          inviteCode: update.inviteCode,
+          parentJid: update.parentJid,
+          locked: update.locked,
+          announce: update.announce,
+          joinApproval: update.joinApproval,
+          memberAddMode: update.memberAddMode,
+          ephemeralSeconds: update.ephemeralSeconds,
+        },
       }),
       this.prisma.sandboxGroupParticipant.createMany({
         data: (update.add ?? []).map((member) => ({ ...key, jid: member, role: 'member' })),
