@@ -10,6 +10,7 @@ type EventOf<T extends NormalisedEvent['eventType']> = Extract<NormalisedEvent, 
 export interface StoreProjection {
   apply(instanceId: string, event: NormalisedEvent): Promise<void>;
   learn?(instanceId: string, facts: StoreFacts): Promise<void>;
+  forget?(instanceId: string): Promise<void>;
 }
 
 /**
@@ -35,10 +36,24 @@ export class StoreProjector {
   /** Never throws: a store that lags is repaired by later events, while a lost event would not be. */
   async apply(instanceId: string, event: NormalisedEvent): Promise<void> {
     try {
+      if (event.eventType === 'logged_out') return await this.forget(instanceId);
       await this.project(instanceId, event);
       for (const projection of this.projections) await projection.apply(instanceId, event);
     } catch (error) {
       this.logger.error(`${instanceId}: ${event.eventType} not applied to the store: ${(error as Error).message}`);
+    }
+  }
+
+  /**
+   * The account logged out: everything known about its chats and people goes, since the next pairing may be another
+   * account. Never throws, as `apply`.
+   */
+  async forget(instanceId: string): Promise<void> {
+    try {
+      await this.chats.forgetAll(instanceId);
+      for (const projection of this.projections) await projection.forget?.(instanceId);
+    } catch (error) {
+      this.logger.error(`${instanceId}: store not cleared: ${(error as Error).message}`);
     }
   }
 

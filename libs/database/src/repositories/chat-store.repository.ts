@@ -70,6 +70,14 @@ export class ChatStoreRepository {
     await this.prisma.chat.updateMany({ where: { instanceId, jid }, data: { lid } });
   }
 
+  /** Forgets every chat and contact of the instance (its account logged out: what it knew belongs to that account). */
+  async forgetAll(instanceId: string): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.chat.deleteMany({ where: { instanceId } }),
+      this.prisma.contact.deleteMany({ where: { instanceId } }),
+    ]);
+  }
+
   async remove(instanceId: string, jid: string): Promise<void> {
     await this.prisma.chat.deleteMany({ where: { instanceId, jid } });
   }
