@@ -34,6 +34,23 @@ export interface SandboxGroupRecord {
   participants: { jid: string; role: 'member' | 'admin' | 'superadmin' }[];
 }
 
+const GROUP_FIELDS = {
+  jid: true,
+  name: true,
+  kind: true,
+  parentJid: true,
+  inviteCode: true,
+  description: true,
+  pictureId: true,
+  locked: true,
+  announce: true,
+  joinApproval: true,
+  memberAddMode: true,
+  ephemeralSeconds: true,
+  createdAt: true,
+  participants: { select: { jid: true, role: true }, orderBy: { jid: 'asc' } },
+} as const;
+
 /** One group change, applied as a whole. */
 export interface SandboxGroupUpdate {
   name?: string;
@@ -146,7 +163,7 @@ export class SandboxRepository {
   async group(instanceId: string, jid: string): Promise<SandboxGroupRecord | null> {
     const row = await this.prisma.sandboxGroup.findUnique({
       where: { instanceId_jid: { instanceId, jid } },
-      include: { participants: { select: { jid: true, role: true }, orderBy: { jid: 'asc' } } },
+      select: GROUP_FIELDS,
     });
     return row ? this.toGroup(row) : null;
   }
@@ -163,7 +180,7 @@ export class SandboxRepository {
         ...(filter.inviteCode !== undefined ? { inviteCode: filter.inviteCode } : {}),
         ...(filter.member !== undefined ? { participants: { some: { jid: filter.member } } } : {}),
       },
-      include: { participants: { select: { jid: true, role: true }, orderBy: { jid: 'asc' } } },
+      select: GROUP_FIELDS,
       orderBy: [{ createdAt: 'asc' }, { jid: 'asc' }],
     });
     return rows.map((row) => this.toGroup(row));
@@ -173,36 +190,12 @@ export class SandboxRepository {
     await this.prisma.sandboxGroup.deleteMany({ where: { instanceId, jid } });
   }
 
-  private toGroup(row: {
-    jid: string;
-    name: string;
-    kind: string;
-    parentJid: string | null;
-    inviteCode: string;
-    description: string | null;
-    pictureId: string | null;
-    locked: boolean;
-    announce: boolean;
-    joinApproval: boolean;
-    memberAddMode: string;
-    ephemeralSeconds: number;
-    createdAt: Date;
-    participants: { jid: string; role: string }[];
-  }): SandboxGroupRecord {
+  private toGroup(
+    row: Omit<SandboxGroupRecord, 'kind' | 'participants'> & { kind: string; participants: { jid: string; role: string }[] },
+  ): SandboxGroupRecord {
     return {
-      jid: row.jid,
-      name: row.name,
+      ...row,
       kind: row.kind as SandboxGroupRecord['kind'],
-      parentJid: row.parentJid,
-      inviteCode: row.inviteCode,
-      description: row.description,
-      pictureId: row.pictureId,
-      locked: row.locked,
-      announce: row.announce,
-      joinApproval: row.joinApproval,
-      memberAddMode: row.memberAddMode,
-      ephemeralSeconds: row.ephemeralSeconds,
-      createdAt: row.createdAt,
       participants: row.participants.map((p) => ({ jid: p.jid, role: p.role as SandboxGroupRecord['participants'][number]['role'] })),
     };
   }
