@@ -2,7 +2,7 @@ import { startApi, type RunningApi } from './support/api-harness';
 import { describeErrorMatrix, type MatrixEndpoint } from './support/endpoint-matrix';
 import { eventLog, eventually } from './support/event-log';
 import { Http } from './support/http';
-import { createInstanceWorld, headersOf, type InstanceWorld } from './support/instance-world';
+import { createInstanceWorld, headersOf, pairedInstance, waitForStatus, type InstanceWorld } from './support/instance-world';
 import { expectErrorBody, useServedOpenApi } from './support/openapi';
 import { spawnApp, type AppProcess } from './support/processes';
 
@@ -191,6 +191,23 @@ describe('chats', () => {
         expectErrorBody(await http.get(`/chats/${ANN_JID}`, headersOf(other)), 404, 'not found');
       }
     });
+  });
+
+  it("forgets the account's chats when it logs out, so a new pairing starts clean", async () => {
+    const instance = await pairedInstance(http, world.customer, '15550319001');
+    expect((await http.post('/sandbox/inbound', { from: ANN, type: 'text', text: 'hello' }, headersOf(instance))).status).toBe(201);
+    const before = await eventually(
+      async () => (await http.get('/chats', headersOf(instance))).body as { id: string }[],
+      (chats) => chats.length === 1,
+    );
+    expect(before.map((entry) => entry.id)).toEqual([ANN_JID]);
+    expect((await http.post('/sandbox/logout', undefined, headersOf(instance))).status).toBe(204);
+    await waitForStatus(http, instance, (status) => !status.isLoggedIn);
+    expect((await http.post('/sandbox/pair', { phone: '15550319002' }, headersOf(instance))).status).toBe(200);
+    await waitForStatus(http, instance, (status) => status.isConnected);
+    const after = await http.get('/chats', headersOf(instance));
+    expect(after.status).toBe(200);
+    expect(after.body).toEqual([]);
   });
 
   describeErrorMatrix('chats', ENDPOINTS, () => world);
