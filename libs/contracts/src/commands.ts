@@ -117,6 +117,7 @@ export interface CommandContract {
   'sandbox.callOffer': { args: { from: string; video: boolean; groupId?: string }; result: { id: string } };
   'sandbox.callAccept': { args: { id: string }; result: { id: string } };
   'sandbox.callEnd': { args: { id: string; reason: 'ended' | 'rejected' }; result: { id: string } };
+  'sandbox.groupJoinRequest': { args: { groupId: string; from: string }; result: { id: string } };
 }
 
 export type CommandName = keyof CommandContract;

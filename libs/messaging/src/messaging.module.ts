@@ -1,13 +1,28 @@
 import { Module } from '@nestjs/common';
 import { SandboxCommunityMembership } from './sandbox/community-membership';
 import { SandboxChatOperations } from './sandbox/operations/chat-operations';
+import { SandboxGroupAccess } from './sandbox/groups/group-access';
+import { SandboxGroupMembership } from './sandbox/groups/group-membership';
+import { SandboxJoinRequests } from './sandbox/groups/join-requests';
+import { SandboxGroupOperations } from './sandbox/operations/group-operations';
 import { SandboxOperations } from './sandbox/operations/sandbox-operations';
 import { SandboxHappenings } from './sandbox/sandbox-happenings';
 import { SandboxNetwork } from './sandbox/sandbox-network';
 import { SandboxDriver } from './sandbox/sandbox.driver';
 
 @Module({
-  providers: [SandboxNetwork, SandboxHappenings, SandboxDriver, SandboxOperations, SandboxChatOperations, SandboxCommunityMembership],
-  exports: [SandboxNetwork, SandboxHappenings, SandboxDriver, SandboxCommunityMembership],
+  providers: [
+    SandboxNetwork,
+    SandboxHappenings,
+    SandboxDriver,
+    SandboxOperations,
+    SandboxChatOperations,
+    SandboxCommunityMembership,
+    SandboxGroupOperations,
+    SandboxGroupAccess,
+    SandboxGroupMembership,
+    SandboxJoinRequests,
+  ],
+  exports: [SandboxNetwork, SandboxHappenings, SandboxDriver, SandboxCommunityMembership, SandboxJoinRequests],
 })
 export class MessagingModule {}
