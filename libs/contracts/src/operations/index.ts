@@ -1,13 +1,19 @@
+import type { CallOperations } from './calls';
 import type { ChatOperations } from './chats';
+import type { MediaOperations } from './media';
+import type { UserOperations } from './users';
 
 export * from './common';
 export * from './chats';
+export * from './users';
+export * from './calls';
+export * from './media';
 
 /**
  * Every operation a network driver carries out on request (besides sends, which go through the queues). One name →
  * one argument type → one result type, checked by the compiler from the API through the worker to each driver.
  */
-export type NetworkOperations = ChatOperations;
+export type NetworkOperations = ChatOperations & UserOperations & CallOperations & MediaOperations;
 
 export type OperationName = keyof NetworkOperations;
 export type OperationArgs<N extends OperationName> = NetworkOperations[N]['args'];
