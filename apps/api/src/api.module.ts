@@ -6,14 +6,17 @@ import { RedisModule } from '@app/redis';
 import { AccountModule } from './account/account.module';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
+import { CallsModule } from './calls/calls.module';
 import { ChatsModule } from './chats/chats.module';
 import { GroupsModule } from './groups/groups.module';
 import { EventsModule } from './events/events.module';
 import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
+import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SessionModule } from './session/session.module';
+import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -36,6 +39,9 @@ export class ApiModule {
         MessagesModule,
         ChatsModule,
         GroupsModule,
+        UsersModule,
+        CallsModule,
+        MediaModule,
         EventsModule,
         AdminModule,
         // The sandbox control surface does not exist at all when the operator switches test mode off.

@@ -24,6 +24,8 @@ export interface SandboxMediaSpec {
   filename?: string;
   pageCount?: number;
   viewOnce?: boolean;
+  /** The file's bytes, base64; stand-in bytes of `fileLength` when left out. */
+  data?: string;
 }
 
 export const SANDBOX_INBOUND_TYPES = ['text', 'media', 'reaction', 'contact', 'pinInChat', 'button_reply', 'list_reply'] as const;
@@ -90,6 +92,22 @@ export interface SandboxGroupChangeSpec {
   picture?: boolean;
 }
 
+/** Someone registered on the simulated network, with the profile and privacy they chose. */
+export interface SandboxUserSpec {
+  phone: string;
+  lid?: string;
+  pushName?: string;
+  about?: string;
+  /** Whether they set a profile picture. */
+  picture?: boolean;
+  businessName?: string;
+  verified?: boolean;
+  /** Whether this account is in their address book (what `contacts` privacy is decided by). */
+  savedYou?: boolean;
+  /** Who sees their about text (`status`) and picture (`profile`): all, contacts, contact_blacklist or none. */
+  privacy?: { status?: string; profile?: string };
+}
+
 export interface CommandContract {
   'session.qr': { args: Record<string, never>; result: { code: string } };
   'session.pairCode': { args: { phone: string }; result: { code: string } };
@@ -118,6 +136,7 @@ export interface CommandContract {
   'sandbox.callAccept': { args: { id: string }; result: { id: string } };
   'sandbox.callEnd': { args: { id: string; reason: 'ended' | 'rejected' }; result: { id: string } };
   'sandbox.groupJoinRequest': { args: { groupId: string; from: string }; result: { id: string } };
+  'sandbox.user': { args: SandboxUserSpec; result: { id: string } };
 }
 
 export type CommandName = keyof CommandContract;

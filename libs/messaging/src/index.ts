@@ -10,3 +10,5 @@ export * from './sandbox/operations/operation-handlers';
 export * from './sandbox/operations/sandbox-operations';
 export * from './sandbox/community-membership';
 export * from './sandbox/groups/join-requests';
+export * from './sandbox/sandbox-media';
+export * from './sandbox/sandbox-directory';

@@ -8,6 +8,11 @@ import { SandboxGroupOperations } from './sandbox/operations/group-operations';
 import { SandboxOperations } from './sandbox/operations/sandbox-operations';
 import { SandboxHappenings } from './sandbox/sandbox-happenings';
 import { SandboxNetwork } from './sandbox/sandbox-network';
+import { SandboxMediaFiles } from './sandbox/sandbox-media';
+import { SandboxDirectory } from './sandbox/sandbox-directory';
+import { SandboxUserOperations } from './sandbox/operations/user-operations';
+import { SandboxCallOperations } from './sandbox/operations/call-operations';
+import { SandboxMediaOperations } from './sandbox/operations/media-operations';
 import { SandboxDriver } from './sandbox/sandbox.driver';
 
 @Module({
@@ -22,7 +27,12 @@ import { SandboxDriver } from './sandbox/sandbox.driver';
     SandboxGroupAccess,
     SandboxGroupMembership,
     SandboxJoinRequests,
+    SandboxMediaFiles,
+    SandboxDirectory,
+    SandboxUserOperations,
+    SandboxCallOperations,
+    SandboxMediaOperations,
   ],
-  exports: [SandboxNetwork, SandboxHappenings, SandboxDriver, SandboxCommunityMembership, SandboxJoinRequests],
+  exports: [SandboxNetwork, SandboxHappenings, SandboxDriver, SandboxCommunityMembership, SandboxJoinRequests, SandboxDirectory],
 })
 export class MessagingModule {}

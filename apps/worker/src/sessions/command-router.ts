@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, shardOf, type CommandArgs, type CommandName, type CommandRequest } from '@app/contracts';
 import { InstanceLifecycleRepository } from '@app/database';
-import { SandboxHappenings, SandboxJoinRequests, SandboxNetwork } from '@app/messaging';
+import { SandboxDirectory, SandboxHappenings, SandboxJoinRequests, SandboxNetwork } from '@app/messaging';
 import { InstanceSessions } from './instance-sessions.service';
 import { NetworkOperator } from './network-operator';
 
@@ -38,6 +38,7 @@ export class CommandRouter {
     'sandbox.callAccept': (id, args) => this.happenings.acceptCall(id, args),
     'sandbox.callEnd': (id, args) => this.happenings.endCall(id, args),
     'sandbox.groupJoinRequest': (id, args) => this.joinRequests.ask(id, args),
+    'sandbox.user': (id, args) => this.directory.register(id, args),
   };
 
   constructor(
@@ -48,6 +49,7 @@ export class CommandRouter {
     private readonly instances: InstanceLifecycleRepository,
     private readonly operator: NetworkOperator,
     private readonly joinRequests: SandboxJoinRequests,
+    private readonly directory: SandboxDirectory,
   ) {}
 
   async handle(request: CommandRequest, holdsShard: (shard: number) => boolean): Promise<unknown> {

@@ -1,15 +1,21 @@
+import type { CallOperations } from './calls';
 import type { ChatOperations } from './chats';
 import type { GroupOperations } from './groups';
+import type { MediaOperations } from './media';
+import type { UserOperations } from './users';
 
 export * from './common';
+export * from './calls';
 export * from './chats';
 export * from './groups';
+export * from './media';
+export * from './users';
 
 /**
  * Every operation a network driver carries out on request (besides sends, which go through the queues). One name →
  * one argument type → one result type, checked by the compiler from the API through the worker to each driver.
  */
-export type NetworkOperations = ChatOperations & GroupOperations;
+export type NetworkOperations = ChatOperations & GroupOperations & UserOperations & CallOperations & MediaOperations;
 
 export type OperationName = keyof NetworkOperations;
 export type OperationArgs<N extends OperationName> = NetworkOperations[N]['args'];

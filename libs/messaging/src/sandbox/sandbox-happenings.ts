@@ -267,6 +267,15 @@ export class SandboxHappenings {
     return { id: args.id };
   }
 
+  /** This account declines a ringing call; `callerId` must name the caller, by phone JID or LID. */
+  async rejectCall(instanceId: string, id: string, callerId: string): Promise<void> {
+    const call = this.calls.get(instanceId)?.get(id);
+    const caller = call ? await this.network.party(instanceId, call.caller) : undefined;
+    if (!call || (caller?.jid !== callerId && caller?.lid !== callerId)) throw new AppError('not_found');
+    if (call.accepted) throw AppError.validation(`call ${id} was already accepted; only a ringing call can be rejected`);
+    await this.endCall(instanceId, { id, reason: 'rejected' });
+  }
+
   private async author(instanceId: string, message: SandboxMessageRecord): Promise<Actor> {
     return { ...(await this.network.party(instanceId, message.senderJid)), isMe: message.direction === 'outbound' };
   }

@@ -16,6 +16,7 @@ import {
 import { SandboxRepository, type SandboxDeviceState, type SandboxGroupInput, type SandboxMessageRecord } from '@app/database';
 import { normalise, type Actor, type MessageInput, type Party } from '../events/normalise';
 import { groupJid, inviteCode, mediaId, randomPhone } from './codes';
+import { SandboxMediaFiles } from './sandbox-media';
 import { storedMessageInput, type MessageContext } from './sandbox-messages';
 import type { SentMessage } from '../driver';
 import type { SandboxSession } from './sandbox-session';
@@ -74,7 +75,10 @@ interface InboundContent {
 export class SandboxNetwork {
   private readonly sessions = new Map<string, SandboxSession>();
 
-  constructor(private readonly store: SandboxRepository) {}
+  constructor(
+    private readonly store: SandboxRepository,
+    private readonly mediaFiles: SandboxMediaFiles,
+  ) {}
 
   attach(session: SandboxSession): void {
     this.sessions.set(session.identity.instanceId, session);
@@ -469,11 +473,14 @@ export class SandboxNetwork {
         return { type: 'text', content: { text: spec.text, ...this.options(spec) } };
       case 'media': {
         if (!spec.media) throw AppError.validation('media is required for a media message');
-        const { mediaType, mimeType, caption, filename, viewOnce, ...file } = spec.media;
+        const { mediaType, mimeType, caption, filename, viewOnce, data, ...file } = spec.media;
+        const id = mediaId();
+        const type = mimeType ?? DEFAULT_MIME[mediaType];
+        const size = await this.mediaFiles.keep(instanceId, id, { mimeType: type, data, fileLength: file.fileLength, filename });
         return {
           type: mediaType,
           content: {
-            media: { id: mediaId(), mimeType: mimeType ?? DEFAULT_MIME[mediaType], ...file },
+            media: { id, mimeType: type, ...file, ...(data !== undefined ? { fileLength: size } : {}) },
             ...(caption ? { caption } : {}),
             ...(filename ? { filename } : {}),
             ...(viewOnce ? { viewOnce: true } : {}),

@@ -3,8 +3,11 @@ import type { NetworkOperations, OperationArgs, OperationName, OperationResult }
 import { SandboxWorldRepository } from '@app/database';
 import { SandboxNetwork } from '../sandbox-network';
 import type { SandboxSession } from '../sandbox-session';
+import { SandboxCallOperations } from './call-operations';
 import { SandboxChatOperations } from './chat-operations';
 import { SandboxGroupOperations } from './group-operations';
+import { SandboxMediaOperations } from './media-operations';
+import { SandboxUserOperations } from './user-operations';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
 /**
@@ -20,9 +23,18 @@ export class SandboxOperations {
     private readonly world: SandboxWorldRepository,
     chats: SandboxChatOperations,
     groups: SandboxGroupOperations,
+    users: SandboxUserOperations,
+    calls: SandboxCallOperations,
+    media: SandboxMediaOperations,
   ) {
     // Typed as the whole contract, so an operation without a sandbox handler does not compile.
-    const table: OperationHandlers<NetworkOperations> = { ...chats.handlers, ...groups.handlers };
+    const table: OperationHandlers<NetworkOperations> = {
+      ...chats.handlers,
+      ...groups.handlers,
+      ...users.handlers,
+      ...calls.handlers,
+      ...media.handlers,
+    };
     this.handlers = table as unknown as typeof this.handlers;
   }
 
