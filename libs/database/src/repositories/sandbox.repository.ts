@@ -36,6 +36,7 @@ export interface SandboxGroupRecord {
 
 /** One group change, applied as a whole. */
 export interface SandboxGroupUpdate {
+  kind?: SandboxGroupInput['kind'];
   name?: string;
   description?: string | null;
   pictureId?: string | null;
@@ -214,6 +215,7 @@ export class SandboxRepository {
       this.prisma.sandboxGroup.update({
         where,
         data: {
+          kind: update.kind,
           name: update.name,
           description: update.description,
           pictureId: update.pictureId,
