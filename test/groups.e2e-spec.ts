@@ -497,7 +497,7 @@ describe('groups', () => {
   });
 
   describe('communities', () => {
-    it('adding someone to a sub-group makes them a member of the community announcement group', async () => {
+    it('adding someone to a sub-group makes them a community member; removing them from every sub-group takes them out', async () => {
       const communityId = await sandboxGroup({ name: 'Neighbours', participants: [ANN], admins: [], selfIsAdmin: true, community: true });
       const groups = (await http.get('/groups', headers())).body as {
         groupId: string;
@@ -510,21 +510,21 @@ describe('groups', () => {
       expect(announcement && general).toBeTruthy();
       const announcementId = announcement?.groupId as string;
       const generalId = general?.groupId as string;
+      const members = async () =>
+        ((await http.get(`/communities/${communityId}/participants`, headers())).body as { id: string }[]).map((member) => member.id);
 
+      expect(await members()).not.toContain(CAT_JID);
       expect((await http.put(`/groups/${generalId}/participants`, { participants: [CAT_JID], action: 'add' }, headers())).status).toBe(204);
+      expect(await members()).toContain(CAT_JID);
       expect((await info(announcementId)).participants).toContainEqual({ id: CAT_JID, isAdmin: false, isSuperAdmin: false });
-      expect((await groupEvents(announcementId)).at(-1)?.data).toMatchObject({
-        id: announcementId,
-        communityId,
-        isAnnouncementGroup: true,
-        join: [{ id: CAT_JID }],
-      });
+      expect((await groupEvents(communityId)).at(-1)?.data).toMatchObject({ id: communityId, join: [{ id: CAT_JID }] });
 
       expect((await http.put(`/groups/${generalId}/participants`, { participants: [CAT_JID], action: 'remove' }, headers())).status).toBe(
         204,
       );
+      expect(await members()).not.toContain(CAT_JID);
       expect((await info(announcementId)).participants).not.toContainEqual(expect.objectContaining({ id: CAT_JID }));
-      expect((await groupEvents(announcementId)).at(-1)?.data).toMatchObject({ id: announcementId, leave: [{ id: CAT_JID }] });
+      expect((await groupEvents(communityId)).at(-1)?.data).toMatchObject({ id: communityId, leave: [{ id: CAT_JID }] });
     });
   });
 

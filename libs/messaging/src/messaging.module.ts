@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
+import { SandboxCommunities } from './sandbox/communities/sandbox-communities';
 import { SandboxCommunityMembership } from './sandbox/community-membership';
+import { SandboxCommunityOperations } from './sandbox/operations/community-operations';
 import { SandboxChatOperations } from './sandbox/operations/chat-operations';
 import { SandboxGroupAccess } from './sandbox/groups/group-access';
 import { SandboxGroupMembership } from './sandbox/groups/group-membership';
@@ -32,6 +34,8 @@ import { SandboxDriver } from './sandbox/sandbox.driver';
     SandboxUserOperations,
     SandboxCallOperations,
     SandboxMediaOperations,
+    SandboxCommunities,
+    SandboxCommunityOperations,
   ],
   exports: [SandboxNetwork, SandboxHappenings, SandboxDriver, SandboxCommunityMembership, SandboxJoinRequests, SandboxDirectory],
 })

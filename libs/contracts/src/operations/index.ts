@@ -3,6 +3,7 @@ import type { ChatOperations } from './chats';
 import type { GroupOperations } from './groups';
 import type { MediaOperations } from './media';
 import type { UserOperations } from './users';
+import type { CommunityOperations } from './communities';
 
 export * from './common';
 export * from './calls';
@@ -10,12 +11,13 @@ export * from './chats';
 export * from './groups';
 export * from './media';
 export * from './users';
+export * from './communities';
 
 /**
  * Every operation a network driver carries out on request (besides sends, which go through the queues). One name →
  * one argument type → one result type, checked by the compiler from the API through the worker to each driver.
  */
-export type NetworkOperations = ChatOperations & GroupOperations & UserOperations & CallOperations & MediaOperations;
+export type NetworkOperations = ChatOperations & GroupOperations & CommunityOperations & UserOperations & CallOperations & MediaOperations;
 
 export type OperationName = keyof NetworkOperations;
 export type OperationArgs<N extends OperationName> = NetworkOperations[N]['args'];

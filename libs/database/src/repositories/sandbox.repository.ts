@@ -53,6 +53,7 @@ const GROUP_FIELDS = {
 
 /** One group change, applied as a whole. */
 export interface SandboxGroupUpdate {
+  kind?: SandboxGroupInput['kind'];
   name?: string;
   description?: string | null;
   pictureId?: string | null;
@@ -207,6 +208,7 @@ export class SandboxRepository {
       this.prisma.sandboxGroup.update({
         where,
         data: {
+          kind: update.kind,
           name: update.name,
           description: update.description,
           pictureId: update.pictureId,

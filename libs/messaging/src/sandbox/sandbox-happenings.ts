@@ -19,6 +19,7 @@ import {
 } from '@app/database';
 import { normalise, type Actor, type ChatSettingInput } from '../events/normalise';
 import { callId, newsletterJid, pictureId } from './codes';
+import { SandboxCommunityMembership } from './community-membership';
 import { SandboxNetwork } from './sandbox-network';
 
 const EPHEMERAL_SECONDS: Record<EphemeralTimer, number> = { off: 0, '24h': 86_400, '7d': 604_800, '90d': 7_776_000 };
@@ -45,6 +46,7 @@ export class SandboxHappenings {
   constructor(
     private readonly network: SandboxNetwork,
     private readonly store: SandboxRepository,
+    private readonly membership: SandboxCommunityMembership,
   ) {}
 
   /** The author deletes a message for everyone, or the phone deletes it only for this account. */
@@ -187,6 +189,9 @@ export class SandboxHappenings {
         session.deliver(normalise.chatPicture({ chatId: group.jid, sender: by, pictureId: pictureId() }));
         break;
     }
+    const changesMembers = change === 'join' || change === 'leave';
+    if (changesMembers && group.parentJid && group.kind !== 'announcement')
+      await this.membership.reconcile(instanceId, group.parentJid, by);
     return { id: group.jid };
   }
 

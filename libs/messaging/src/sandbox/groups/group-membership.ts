@@ -46,15 +46,10 @@ export class SandboxGroupMembership {
     await this.followCommunity(context, group, by);
   }
 
-  /** After members joined or left one of a community's groups, the community's announcement group follows. */
+  /** After members joined or left one of a community's groups, the community follows (and announces it). */
   async followCommunity(context: OperationContext, group: SandboxGroupRecord, by: Actor): Promise<void> {
     if (!group.parentJid || group.kind === 'announcement') return;
-    const { announcementJid, joined, left } = await this.community.reconcile(context.instanceId, group.parentJid);
-    if (!announcementJid) return;
-    const party = await this.network.partyResolver(context.instanceId);
-    const base = { groupId: announcementJid, by, at: new Date(), communityId: group.parentJid, isAnnouncementGroup: true };
-    if (joined.length > 0) context.session.deliver(normalise.group({ ...base, join: joined.map(party) }));
-    if (left.length > 0) context.session.deliver(normalise.group({ ...base, leave: left.map(party) }));
+    await this.community.reconcile(context.instanceId, group.parentJid, by);
   }
 
   private check(group: SandboxGroupRecord, action: ParticipantAction, people: string[], self: string): void {

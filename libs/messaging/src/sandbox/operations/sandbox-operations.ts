@@ -8,6 +8,7 @@ import { SandboxChatOperations } from './chat-operations';
 import { SandboxGroupOperations } from './group-operations';
 import { SandboxMediaOperations } from './media-operations';
 import { SandboxUserOperations } from './user-operations';
+import { SandboxCommunityOperations } from './community-operations';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
 /**
@@ -26,11 +27,13 @@ export class SandboxOperations {
     users: SandboxUserOperations,
     calls: SandboxCallOperations,
     media: SandboxMediaOperations,
+    communities: SandboxCommunityOperations,
   ) {
     // Typed as the whole contract, so an operation without a sandbox handler does not compile.
     const table: OperationHandlers<NetworkOperations> = {
       ...chats.handlers,
       ...groups.handlers,
+      ...communities.handlers,
       ...users.handlers,
       ...calls.handlers,
       ...media.handlers,
