@@ -7,6 +7,7 @@ import { AccountModule } from './account/account.module';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { ChatsModule } from './chats/chats.module';
+import { ContactsModule } from './contacts/contacts.module';
 import { EventsModule } from './events/events.module';
 import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
@@ -34,6 +35,7 @@ export class ApiModule {
         WebhooksModule,
         MessagesModule,
         ChatsModule,
+        ContactsModule,
         EventsModule,
         AdminModule,
         // The sandbox control surface does not exist at all when the operator switches test mode off.

@@ -16,6 +16,7 @@ import { EventRecorder } from './sessions/event-recorder';
 import { InstanceSessions } from './sessions/instance-sessions.service';
 import { NetworkOperator } from './sessions/network-operator';
 import { StatusStore } from './sessions/status-store';
+import { ContactChatEffects } from './store/contact-chat-effects';
 import { OperationEffects } from './store/operation-effects';
 import { StoreProjector } from './store/store-projector';
 import { ShardCoordinator } from './shards/shard-coordinator';
@@ -47,6 +48,7 @@ export class WorkerModule {
         DriverRegistry,
         StoreProjector,
         OperationEffects,
+        ContactChatEffects,
         InstanceSessions,
         NetworkOperator,
         CommandRouter,

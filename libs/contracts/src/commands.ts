@@ -76,6 +76,20 @@ export interface SandboxProfileSpec {
   picture?: boolean;
 }
 
+/** A contact's business profile: `name` is the verified business name their messages carry. */
+export interface SandboxBusinessProfileSpec {
+  id: string;
+  name: string;
+  description?: string;
+  address?: string;
+  email?: string;
+  website?: string;
+  latitude?: number;
+  longitude?: number;
+  /** Category names; the network numbers them. */
+  categories?: string[];
+}
+
 export interface SandboxGroupChangeSpec {
   groupId: string;
   by?: string;
@@ -117,6 +131,8 @@ export interface CommandContract {
   'sandbox.callOffer': { args: { from: string; video: boolean; groupId?: string }; result: { id: string } };
   'sandbox.callAccept': { args: { id: string }; result: { id: string } };
   'sandbox.callEnd': { args: { id: string; reason: 'ended' | 'rejected' }; result: { id: string } };
+  'sandbox.businessProfile': { args: SandboxBusinessProfileSpec; result: { id: string } };
+  'sandbox.profilePicture': { args: { id: string; hidden: boolean }; result: { id: string; pictureId: string } };
 }
 
 export type CommandName = keyof CommandContract;

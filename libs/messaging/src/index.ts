@@ -9,3 +9,4 @@ export * from './sandbox/codes';
 export * from './sandbox/operations/operation-handlers';
 export * from './sandbox/operations/sandbox-operations';
 export * from './sandbox/community-membership';
+export * from './sandbox/sandbox-profiles';

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, shardOf, type CommandArgs, type CommandName, type CommandRequest } from '@app/contracts';
 import { InstanceLifecycleRepository } from '@app/database';
-import { SandboxHappenings, SandboxNetwork } from '@app/messaging';
+import { SandboxHappenings, SandboxNetwork, SandboxProfiles } from '@app/messaging';
 import { InstanceSessions } from './instance-sessions.service';
 import { NetworkOperator } from './network-operator';
 
@@ -37,6 +37,8 @@ export class CommandRouter {
     'sandbox.callOffer': (id, args) => this.happenings.offerCall(id, args),
     'sandbox.callAccept': (id, args) => this.happenings.acceptCall(id, args),
     'sandbox.callEnd': (id, args) => this.happenings.endCall(id, args),
+    'sandbox.businessProfile': (id, args) => this.profiles.setBusinessProfile(id, args),
+    'sandbox.profilePicture': (id, args) => this.profiles.setProfilePicture(id, args),
   };
 
   constructor(
@@ -46,6 +48,7 @@ export class CommandRouter {
     private readonly happenings: SandboxHappenings,
     private readonly instances: InstanceLifecycleRepository,
     private readonly operator: NetworkOperator,
+    private readonly profiles: SandboxProfiles,
   ) {}
 
   async handle(request: CommandRequest, holdsShard: (shard: number) => boolean): Promise<unknown> {

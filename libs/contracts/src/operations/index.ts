@@ -1,13 +1,15 @@
 import type { ChatOperations } from './chats';
+import type { ContactOperations } from './contacts';
 
 export * from './common';
 export * from './chats';
+export * from './contacts';
 
 /**
  * Every operation a network driver carries out on request (besides sends, which go through the queues). One name →
  * one argument type → one result type, checked by the compiler from the API through the worker to each driver.
  */
-export type NetworkOperations = ChatOperations;
+export type NetworkOperations = ChatOperations & ContactOperations;
 
 export type OperationName = keyof NetworkOperations;
 export type OperationArgs<N extends OperationName> = NetworkOperations[N]['args'];

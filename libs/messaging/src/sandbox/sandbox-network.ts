@@ -13,12 +13,19 @@ import {
   type SandboxGroupSpec,
   type SandboxInboundSpec,
 } from '@app/contracts';
-import { SandboxRepository, type SandboxDeviceState, type SandboxGroupInput, type SandboxMessageRecord } from '@app/database';
+import {
+  SandboxRepository,
+  SandboxWorldRepository,
+  type SandboxDeviceState,
+  type SandboxGroupInput,
+  type SandboxMessageRecord,
+} from '@app/database';
 import { normalise, type Actor, type MessageInput, type Party } from '../events/normalise';
 import { groupJid, inviteCode, mediaId, randomPhone } from './codes';
 import { storedMessageInput, type MessageContext } from './sandbox-messages';
 import type { SentMessage } from '../driver';
 import type { SandboxSession } from './sandbox-session';
+import { WORLD_KINDS } from './world-kinds';
 
 interface ReplyButton {
   type?: string;
@@ -74,7 +81,10 @@ interface InboundContent {
 export class SandboxNetwork {
   private readonly sessions = new Map<string, SandboxSession>();
 
-  constructor(private readonly store: SandboxRepository) {}
+  constructor(
+    private readonly store: SandboxRepository,
+    private readonly world: SandboxWorldRepository,
+  ) {}
 
   attach(session: SandboxSession): void {
     this.sessions.set(session.identity.instanceId, session);
@@ -203,6 +213,8 @@ export class SandboxNetwork {
     const chatId = spec.chatId === undefined ? from : normaliseChatId(spec.chatId);
     if (!chatId) throw AppError.validation('chatId must be a chat JID');
     const inbound = await this.inboundContent(instanceId, chatId, from, spec);
+    // The network never delivers a blocked person's messages; the sender still sees theirs as sent.
+    if (await this.world.record(instanceId, WORLD_KINDS.blocklist, from)) return { id: newMessageId() };
     const record = await this.store.recordMessage(instanceId, {
       id: newMessageId(),
       direction: 'inbound',

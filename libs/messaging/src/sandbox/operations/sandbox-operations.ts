@@ -4,6 +4,7 @@ import { SandboxWorldRepository } from '@app/database';
 import { SandboxNetwork } from '../sandbox-network';
 import type { SandboxSession } from '../sandbox-session';
 import { SandboxChatOperations } from './chat-operations';
+import { SandboxContactOperations } from './contact-operations';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
 /**
@@ -18,9 +19,10 @@ export class SandboxOperations {
     private readonly network: SandboxNetwork,
     private readonly world: SandboxWorldRepository,
     chats: SandboxChatOperations,
+    contacts: SandboxContactOperations,
   ) {
     // Typed as the whole contract, so an operation without a sandbox handler does not compile.
-    const table: OperationHandlers<NetworkOperations> = { ...chats.handlers };
+    const table: OperationHandlers<NetworkOperations> = { ...chats.handlers, ...contacts.handlers };
     this.handlers = table as unknown as typeof this.handlers;
   }
 
