@@ -10,6 +10,7 @@ import { CallsModule } from './calls/calls.module';
 import { ChatsModule } from './chats/chats.module';
 import { GroupsModule } from './groups/groups.module';
 import { CommunitiesModule } from './communities/communities.module';
+import { ContactsModule } from './contacts/contacts.module';
 import { EventsModule } from './events/events.module';
 import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
@@ -44,6 +45,7 @@ export class ApiModule {
         CallsModule,
         MediaModule,
         CommunitiesModule,
+        ContactsModule,
         EventsModule,
         AdminModule,
         // The sandbox control surface does not exist at all when the operator switches test mode off.

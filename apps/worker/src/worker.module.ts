@@ -18,6 +18,7 @@ import { NetworkOperator } from './sessions/network-operator';
 import { StatusStore } from './sessions/status-store';
 import { GroupMetadataProjection } from './groups/group-metadata.projection';
 import { GroupOperationEffects } from './groups/group-operation-effects';
+import { ContactChatEffects } from './store/contact-chat-effects';
 import { OperationEffects } from './store/operation-effects';
 import { StoreProjector } from './store/store-projector';
 import { ShardCoordinator } from './shards/shard-coordinator';
@@ -51,6 +52,7 @@ export class WorkerModule {
         OperationEffects,
         GroupMetadataProjection,
         GroupOperationEffects,
+        ContactChatEffects,
         InstanceSessions,
         NetworkOperator,
         CommandRouter,

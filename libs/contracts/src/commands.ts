@@ -78,6 +78,20 @@ export interface SandboxProfileSpec {
   picture?: boolean;
 }
 
+/** A contact's business profile: `name` is the verified business name their messages carry. */
+export interface SandboxBusinessProfileSpec {
+  id: string;
+  name: string;
+  description?: string;
+  address?: string;
+  email?: string;
+  website?: string;
+  latitude?: number;
+  longitude?: number;
+  /** Category names; the network numbers them. */
+  categories?: string[];
+}
+
 export interface SandboxGroupChangeSpec {
   groupId: string;
   by?: string;
@@ -137,6 +151,8 @@ export interface CommandContract {
   'sandbox.callEnd': { args: { id: string; reason: 'ended' | 'rejected' }; result: { id: string } };
   'sandbox.groupJoinRequest': { args: { groupId: string; from: string }; result: { id: string } };
   'sandbox.user': { args: SandboxUserSpec; result: { id: string } };
+  'sandbox.businessProfile': { args: SandboxBusinessProfileSpec; result: { id: string } };
+  'sandbox.profilePicture': { args: { id: string; hidden: boolean }; result: { id: string; pictureId: string } };
 }
 
 export type CommandName = keyof CommandContract;

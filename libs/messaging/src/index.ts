@@ -12,3 +12,4 @@ export * from './sandbox/community-membership';
 export * from './sandbox/groups/join-requests';
 export * from './sandbox/sandbox-media';
 export * from './sandbox/sandbox-directory';
+export * from './sandbox/sandbox-profiles';

@@ -7,6 +7,9 @@ import { SandboxGroupAccess } from './sandbox/groups/group-access';
 import { SandboxGroupMembership } from './sandbox/groups/group-membership';
 import { SandboxJoinRequests } from './sandbox/groups/join-requests';
 import { SandboxGroupOperations } from './sandbox/operations/group-operations';
+import { SandboxContactOperations } from './sandbox/operations/contact-operations';
+import { SandboxHistory } from './sandbox/sandbox-history';
+import { SandboxProfiles } from './sandbox/sandbox-profiles';
 import { SandboxOperations } from './sandbox/operations/sandbox-operations';
 import { SandboxHappenings } from './sandbox/sandbox-happenings';
 import { SandboxNetwork } from './sandbox/sandbox-network';
@@ -36,7 +39,18 @@ import { SandboxDriver } from './sandbox/sandbox.driver';
     SandboxMediaOperations,
     SandboxCommunities,
     SandboxCommunityOperations,
+    SandboxContactOperations,
+    SandboxHistory,
+    SandboxProfiles,
   ],
-  exports: [SandboxNetwork, SandboxHappenings, SandboxDriver, SandboxCommunityMembership, SandboxJoinRequests, SandboxDirectory],
+  exports: [
+    SandboxNetwork,
+    SandboxHappenings,
+    SandboxDriver,
+    SandboxCommunityMembership,
+    SandboxJoinRequests,
+    SandboxDirectory,
+    SandboxProfiles,
+  ],
 })
 export class MessagingModule {}

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, shardOf, type CommandArgs, type CommandName, type CommandRequest } from '@app/contracts';
 import { InstanceLifecycleRepository } from '@app/database';
-import { SandboxDirectory, SandboxHappenings, SandboxJoinRequests, SandboxNetwork } from '@app/messaging';
+import { SandboxDirectory, SandboxHappenings, SandboxJoinRequests, SandboxNetwork, SandboxProfiles } from '@app/messaging';
 import { InstanceSessions } from './instance-sessions.service';
 import { NetworkOperator } from './network-operator';
 
@@ -39,6 +39,8 @@ export class CommandRouter {
     'sandbox.callEnd': (id, args) => this.happenings.endCall(id, args),
     'sandbox.groupJoinRequest': (id, args) => this.joinRequests.ask(id, args),
     'sandbox.user': (id, args) => this.directory.register(id, args),
+    'sandbox.businessProfile': (id, args) => this.profiles.setBusinessProfile(id, args),
+    'sandbox.profilePicture': (id, args) => this.profiles.setProfilePicture(id, args),
   };
 
   constructor(
@@ -50,6 +52,7 @@ export class CommandRouter {
     private readonly operator: NetworkOperator,
     private readonly joinRequests: SandboxJoinRequests,
     private readonly directory: SandboxDirectory,
+    private readonly profiles: SandboxProfiles,
   ) {}
 
   async handle(request: CommandRequest, holdsShard: (shard: number) => boolean): Promise<unknown> {

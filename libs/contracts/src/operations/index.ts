@@ -4,6 +4,7 @@ import type { GroupOperations } from './groups';
 import type { MediaOperations } from './media';
 import type { UserOperations } from './users';
 import type { CommunityOperations } from './communities';
+import type { ContactOperations } from './contacts';
 
 export * from './common';
 export * from './calls';
@@ -12,12 +13,19 @@ export * from './groups';
 export * from './media';
 export * from './users';
 export * from './communities';
+export * from './contacts';
 
 /**
  * Every operation a network driver carries out on request (besides sends, which go through the queues). One name →
  * one argument type → one result type, checked by the compiler from the API through the worker to each driver.
  */
-export type NetworkOperations = ChatOperations & GroupOperations & CommunityOperations & UserOperations & CallOperations & MediaOperations;
+export type NetworkOperations = ChatOperations &
+  ContactOperations &
+  GroupOperations &
+  CommunityOperations &
+  UserOperations &
+  CallOperations &
+  MediaOperations;
 
 export type OperationName = keyof NetworkOperations;
 export type OperationArgs<N extends OperationName> = NetworkOperations[N]['args'];

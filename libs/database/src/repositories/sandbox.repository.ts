@@ -243,6 +243,20 @@ export class SandboxRepository {
     });
   }
 
+  /** The chats the phone has pinned. */
+  async pinnedChats(instanceId: string): Promise<string[]> {
+    const rows = await this.prisma.sandboxChat.findMany({ where: { instanceId, pinned: true }, select: { jid: true } });
+    return rows.map((row) => row.jid);
+  }
+
+  /** The phone deletes a chat: its settings and messages are gone. */
+  async forgetChat(instanceId: string, jid: string): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.sandboxMessage.deleteMany({ where: { instanceId, chatJid: jid } }),
+      this.prisma.sandboxChat.deleteMany({ where: { instanceId, jid } }),
+    ]);
+  }
+
   async chat(instanceId: string, jid: string) {
     return this.prisma.sandboxChat.findUnique({ where: { instanceId_jid: { instanceId, jid } } });
   }

@@ -13,13 +13,20 @@ import {
   type SandboxGroupSpec,
   type SandboxInboundSpec,
 } from '@app/contracts';
-import { SandboxRepository, type SandboxDeviceState, type SandboxGroupInput, type SandboxMessageRecord } from '@app/database';
+import {
+  SandboxRepository,
+  SandboxWorldRepository,
+  type SandboxDeviceState,
+  type SandboxGroupInput,
+  type SandboxMessageRecord,
+} from '@app/database';
 import { normalise, type Actor, type MessageInput, type Party } from '../events/normalise';
 import { groupJid, inviteCode, mediaId, randomPhone } from './codes';
 import { SandboxMediaFiles } from './sandbox-media';
 import { storedMessageInput, type MessageContext } from './sandbox-messages';
 import type { SentMessage } from '../driver';
 import type { SandboxSession } from './sandbox-session';
+import { WORLD_KINDS } from './world-kinds';
 
 interface ReplyButton {
   type?: string;
@@ -78,6 +85,7 @@ export class SandboxNetwork {
   constructor(
     private readonly store: SandboxRepository,
     private readonly mediaFiles: SandboxMediaFiles,
+    private readonly world: SandboxWorldRepository,
   ) {}
 
   attach(session: SandboxSession): void {
@@ -207,6 +215,8 @@ export class SandboxNetwork {
     const chatId = spec.chatId === undefined ? from : normaliseChatId(spec.chatId);
     if (!chatId) throw AppError.validation('chatId must be a chat JID');
     const inbound = await this.inboundContent(instanceId, chatId, from, spec);
+    // The network never delivers a blocked person's messages; the sender still sees theirs as sent.
+    if (await this.world.record(instanceId, WORLD_KINDS.blocklist, from)) return { id: newMessageId() };
     const record = await this.store.recordMessage(instanceId, {
       id: newMessageId(),
       direction: 'inbound',

@@ -9,6 +9,7 @@ import { SandboxGroupOperations } from './group-operations';
 import { SandboxMediaOperations } from './media-operations';
 import { SandboxUserOperations } from './user-operations';
 import { SandboxCommunityOperations } from './community-operations';
+import { SandboxContactOperations } from './contact-operations';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
 /**
@@ -28,6 +29,7 @@ export class SandboxOperations {
     calls: SandboxCallOperations,
     media: SandboxMediaOperations,
     communities: SandboxCommunityOperations,
+    contacts: SandboxContactOperations,
   ) {
     // Typed as the whole contract, so an operation without a sandbox handler does not compile.
     const table: OperationHandlers<NetworkOperations> = {
@@ -37,6 +39,7 @@ export class SandboxOperations {
       ...users.handlers,
       ...calls.handlers,
       ...media.handlers,
+      ...contacts.handlers,
     };
     this.handlers = table as unknown as typeof this.handlers;
   }
