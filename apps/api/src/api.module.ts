@@ -11,6 +11,8 @@ import { EventsModule } from './events/events.module';
 import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
 import { MessagesModule } from './messages/messages.module';
+import { NewslettersModule } from './newsletters/newsletters.module';
+import { StatusModule } from './status/status.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SessionModule } from './session/session.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -34,6 +36,8 @@ export class ApiModule {
         WebhooksModule,
         MessagesModule,
         ChatsModule,
+        NewslettersModule,
+        StatusModule,
         EventsModule,
         AdminModule,
         // The sandbox control surface does not exist at all when the operator switches test mode off.

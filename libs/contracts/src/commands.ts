@@ -117,6 +117,16 @@ export interface CommandContract {
   'sandbox.callOffer': { args: { from: string; video: boolean; groupId?: string }; result: { id: string } };
   'sandbox.callAccept': { args: { id: string }; result: { id: string } };
   'sandbox.callEnd': { args: { id: string; reason: 'ended' | 'rejected' }; result: { id: string } };
+  'sandbox.channel': { args: SandboxChannelSpec; result: { id: string; inviteCode: string } };
+  'sandbox.statusPrivacy': { args: { type: 'contacts' | 'blacklist' | 'whitelist'; list: string[] }; result: { id: string } };
+}
+
+/** A channel someone else owns, existing on the network (this account does not follow it). */
+export interface SandboxChannelSpec {
+  name: string;
+  description?: string;
+  subscriberCount?: number;
+  verified?: boolean;
 }
 
 export type CommandName = keyof CommandContract;

@@ -9,3 +9,5 @@ export * from './sandbox/codes';
 export * from './sandbox/operations/operation-handlers';
 export * from './sandbox/operations/sandbox-operations';
 export * from './sandbox/community-membership';
+export * from './sandbox/sandbox-channels';
+export * from './sandbox/sandbox-status-privacy';

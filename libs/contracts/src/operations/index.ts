@@ -1,13 +1,17 @@
 import type { ChatOperations } from './chats';
+import type { NewsletterOperations } from './newsletters';
+import type { StatusOperations } from './status';
 
 export * from './common';
 export * from './chats';
+export * from './newsletters';
+export * from './status';
 
 /**
  * Every operation a network driver carries out on request (besides sends, which go through the queues). One name →
  * one argument type → one result type, checked by the compiler from the API through the worker to each driver.
  */
-export type NetworkOperations = ChatOperations;
+export type NetworkOperations = ChatOperations & NewsletterOperations & StatusOperations;
 
 export type OperationName = keyof NetworkOperations;
 export type OperationArgs<N extends OperationName> = NetworkOperations[N]['args'];

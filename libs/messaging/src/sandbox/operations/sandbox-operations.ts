@@ -4,6 +4,8 @@ import { SandboxWorldRepository } from '@app/database';
 import { SandboxNetwork } from '../sandbox-network';
 import type { SandboxSession } from '../sandbox-session';
 import { SandboxChatOperations } from './chat-operations';
+import { SandboxNewsletterOperations } from './newsletter-operations';
+import { SandboxStatusOperations } from './status-operations';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
 /**
@@ -18,9 +20,11 @@ export class SandboxOperations {
     private readonly network: SandboxNetwork,
     private readonly world: SandboxWorldRepository,
     chats: SandboxChatOperations,
+    newsletters: SandboxNewsletterOperations,
+    status: SandboxStatusOperations,
   ) {
     // Typed as the whole contract, so an operation without a sandbox handler does not compile.
-    const table: OperationHandlers<NetworkOperations> = { ...chats.handlers };
+    const table: OperationHandlers<NetworkOperations> = { ...chats.handlers, ...newsletters.handlers, ...status.handlers };
     this.handlers = table as unknown as typeof this.handlers;
   }
 
