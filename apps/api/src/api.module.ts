@@ -16,6 +16,8 @@ import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
 import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
+import { NewslettersModule } from './newsletters/newsletters.module';
+import { StatusModule } from './status/status.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SessionModule } from './session/session.module';
 import { UsersModule } from './users/users.module';
@@ -46,6 +48,8 @@ export class ApiModule {
         MediaModule,
         CommunitiesModule,
         ContactsModule,
+        NewslettersModule,
+        StatusModule,
         EventsModule,
         AdminModule,
         // The sandbox control surface does not exist at all when the operator switches test mode off.

@@ -153,6 +153,16 @@ export interface CommandContract {
   'sandbox.user': { args: SandboxUserSpec; result: { id: string } };
   'sandbox.businessProfile': { args: SandboxBusinessProfileSpec; result: { id: string } };
   'sandbox.profilePicture': { args: { id: string; hidden: boolean }; result: { id: string; pictureId: string } };
+  'sandbox.channel': { args: SandboxChannelSpec; result: { id: string; inviteCode: string } };
+  'sandbox.statusPrivacy': { args: { type: 'contacts' | 'blacklist' | 'whitelist'; list: string[] }; result: { id: string } };
+}
+
+/** A channel someone else owns, existing on the network (this account does not follow it). */
+export interface SandboxChannelSpec {
+  name: string;
+  description?: string;
+  subscriberCount?: number;
+  verified?: boolean;
 }
 
 export type CommandName = keyof CommandContract;

@@ -13,3 +13,5 @@ export * from './sandbox/groups/join-requests';
 export * from './sandbox/sandbox-media';
 export * from './sandbox/sandbox-directory';
 export * from './sandbox/sandbox-profiles';
+export * from './sandbox/sandbox-channels';
+export * from './sandbox/sandbox-status-privacy';

@@ -10,6 +10,11 @@ import { SandboxGroupOperations } from './sandbox/operations/group-operations';
 import { SandboxContactOperations } from './sandbox/operations/contact-operations';
 import { SandboxHistory } from './sandbox/sandbox-history';
 import { SandboxProfiles } from './sandbox/sandbox-profiles';
+import { SandboxNewsletterOperations } from './sandbox/operations/newsletter-operations';
+import { SandboxStatusOperations } from './sandbox/operations/status-operations';
+import { SandboxChannels } from './sandbox/sandbox-channels';
+import { SandboxStatusPrivacy } from './sandbox/sandbox-status-privacy';
+import { SandboxStatusMedia } from './sandbox/status-media';
 import { SandboxOperations } from './sandbox/operations/sandbox-operations';
 import { SandboxHappenings } from './sandbox/sandbox-happenings';
 import { SandboxNetwork } from './sandbox/sandbox-network';
@@ -42,6 +47,11 @@ import { SandboxDriver } from './sandbox/sandbox.driver';
     SandboxContactOperations,
     SandboxHistory,
     SandboxProfiles,
+    SandboxNewsletterOperations,
+    SandboxStatusOperations,
+    SandboxChannels,
+    SandboxStatusPrivacy,
+    SandboxStatusMedia,
   ],
   exports: [
     SandboxNetwork,
@@ -51,6 +61,8 @@ import { SandboxDriver } from './sandbox/sandbox.driver';
     SandboxJoinRequests,
     SandboxDirectory,
     SandboxProfiles,
+    SandboxChannels,
+    SandboxStatusPrivacy,
   ],
 })
 export class MessagingModule {}

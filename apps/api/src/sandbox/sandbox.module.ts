@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { SandboxGroupsController } from './sandbox-groups.controller';
+import { SandboxChannelsController } from './sandbox-channels.controller';
 import { SandboxController } from './sandbox.controller';
 import { SandboxProfilesController } from './sandbox-profiles.controller';
 import { SandboxProfilesService } from './sandbox-profiles.service';
@@ -7,7 +8,7 @@ import { SandboxService } from './sandbox.service';
 import { SandboxUsersController } from './sandbox-users.controller';
 
 @Module({
-  controllers: [SandboxController, SandboxGroupsController, SandboxUsersController, SandboxProfilesController],
+  controllers: [SandboxController, SandboxGroupsController, SandboxUsersController, SandboxProfilesController, SandboxChannelsController],
   providers: [SandboxService, SandboxProfilesService],
 })
 export class SandboxModule {}

@@ -5,6 +5,8 @@ import type { MediaOperations } from './media';
 import type { UserOperations } from './users';
 import type { CommunityOperations } from './communities';
 import type { ContactOperations } from './contacts';
+import type { NewsletterOperations } from './newsletters';
+import type { StatusOperations } from './status';
 
 export * from './common';
 export * from './calls';
@@ -14,6 +16,8 @@ export * from './media';
 export * from './users';
 export * from './communities';
 export * from './contacts';
+export * from './newsletters';
+export * from './status';
 
 /**
  * Every operation a network driver carries out on request (besides sends, which go through the queues). One name →
@@ -25,7 +29,9 @@ export type NetworkOperations = ChatOperations &
   CommunityOperations &
   UserOperations &
   CallOperations &
-  MediaOperations;
+  MediaOperations &
+  NewsletterOperations &
+  StatusOperations;
 
 export type OperationName = keyof NetworkOperations;
 export type OperationArgs<N extends OperationName> = NetworkOperations[N]['args'];

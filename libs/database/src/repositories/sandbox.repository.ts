@@ -272,6 +272,15 @@ export class SandboxRepository {
     });
   }
 
+  /** Channels the phone follows, oldest follow first. */
+  async newsletters(instanceId: string): Promise<SandboxNewsletterRecord[]> {
+    return this.prisma.sandboxNewsletter.findMany({
+      where: { instanceId },
+      orderBy: [{ joinedAt: 'asc' }, { jid: 'asc' }],
+      select: { jid: true, name: true, role: true, muted: true },
+    });
+  }
+
   async leaveNewsletter(instanceId: string, jid: string): Promise<void> {
     await this.prisma.sandboxNewsletter.deleteMany({ where: { instanceId, jid } });
   }

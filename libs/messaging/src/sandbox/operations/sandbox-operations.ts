@@ -10,6 +10,8 @@ import { SandboxMediaOperations } from './media-operations';
 import { SandboxUserOperations } from './user-operations';
 import { SandboxCommunityOperations } from './community-operations';
 import { SandboxContactOperations } from './contact-operations';
+import { SandboxNewsletterOperations } from './newsletter-operations';
+import { SandboxStatusOperations } from './status-operations';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
 /**
@@ -30,6 +32,8 @@ export class SandboxOperations {
     media: SandboxMediaOperations,
     communities: SandboxCommunityOperations,
     contacts: SandboxContactOperations,
+    newsletters: SandboxNewsletterOperations,
+    status: SandboxStatusOperations,
   ) {
     // Typed as the whole contract, so an operation without a sandbox handler does not compile.
     const table: OperationHandlers<NetworkOperations> = {
@@ -40,6 +44,8 @@ export class SandboxOperations {
       ...calls.handlers,
       ...media.handlers,
       ...contacts.handlers,
+      ...newsletters.handlers,
+      ...status.handlers,
     };
     this.handlers = table as unknown as typeof this.handlers;
   }
