@@ -175,6 +175,7 @@ export class SandboxHappenings {
         session.deliver(normalise.group({ ...base, name: spec.name }));
         break;
       case 'topic':
+        await this.store.updateGroup(instanceId, group.jid, { description: spec.topic || null });
         session.deliver(normalise.group({ ...base, topic: spec.topic }));
         break;
       case 'locked':
@@ -185,9 +186,12 @@ export class SandboxHappenings {
         await this.store.updateGroup(instanceId, group.jid, { announce: spec.announce });
         session.deliver(normalise.group({ ...base, announce: spec.announce }));
         break;
-      case 'picture':
-        session.deliver(normalise.chatPicture({ chatId: group.jid, sender: by, pictureId: pictureId() }));
+      case 'picture': {
+        const picture = pictureId();
+        await this.store.updateGroup(instanceId, group.jid, { pictureId: picture });
+        session.deliver(normalise.chatPicture({ chatId: group.jid, sender: by, pictureId: picture }));
         break;
+      }
     }
     const changesMembers = change === 'join' || change === 'leave';
     if (changesMembers && group.parentJid && group.kind !== 'announcement')
