@@ -1,10 +1,9 @@
-import { startApi, type RunningApi } from './support/api-harness';
 import { describeErrorMatrix, type MatrixEndpoint } from './support/endpoint-matrix';
 import { eventLog, eventually } from './support/event-log';
-import { Http } from './support/http';
-import { createInstanceWorld, headersOf, pairedInstance, waitForStatus, type InstanceWorld } from './support/instance-world';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import type { Http } from './support/http';
+import { headersOf, pairedInstance, waitForStatus, type InstanceWorld } from './support/instance-world';
+import { expectErrorBody } from './support/openapi';
+import { useInstanceWorld } from './support/world-suite';
 
 const ANN = '447700900301';
 const ANN_JID = `${ANN}@s.whatsapp.net`;
@@ -34,21 +33,9 @@ const ENDPOINTS: MatrixEndpoint[] = [
 ];
 
 describe('chats', () => {
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
   let world: InstanceWorld;
-
-  beforeAll(async () => {
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    world = await createInstanceWorld(http, '1555031');
-  });
-
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
-  });
+  useInstanceWorld('1555031', (suite) => ({ http, world } = suite));
 
   const headers = () => headersOf(world.connected);
   const chat = async (jid: string) => http.get(`/chats/${jid}`, headers());

@@ -1,10 +1,9 @@
-import { startApi, type RunningApi } from './support/api-harness';
 import { describeErrorMatrix, type MatrixEndpoint } from './support/endpoint-matrix';
 import { eventLog } from './support/event-log';
-import { Http } from './support/http';
-import { createInstanceWorld, headersOf, pairedInstance, type InstanceWorld } from './support/instance-world';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import type { Http } from './support/http';
+import { headersOf, pairedInstance, type InstanceWorld } from './support/instance-world';
+import { expectErrorBody } from './support/openapi';
+import { useInstanceWorld } from './support/world-suite';
 
 const CHANNEL = '120363000000000001@newsletter';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -80,21 +79,9 @@ const ENDPOINTS: MatrixEndpoint[] = [
 ];
 
 describe('newsletters', () => {
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
   let world: InstanceWorld;
-
-  beforeAll(async () => {
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    world = await createInstanceWorld(http, '1555037');
-  });
-
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
-  });
+  useInstanceWorld('1555037', (suite) => ({ http, world } = suite));
 
   const headers = () => headersOf(world.connected);
   const newsletterEvents = async () =>

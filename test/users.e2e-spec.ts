@@ -1,10 +1,9 @@
-import { startApi, type RunningApi } from './support/api-harness';
 import { describeErrorMatrix, type MatrixEndpoint } from './support/endpoint-matrix';
 import { eventLog, eventually } from './support/event-log';
-import { Http } from './support/http';
-import { createInstanceWorld, headersOf, type InstanceWorld } from './support/instance-world';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import type { Http } from './support/http';
+import { headersOf, type InstanceWorld } from './support/instance-world';
+import { expectErrorBody } from './support/openapi';
+import { useInstanceWorld } from './support/world-suite';
 
 const PHONE_RULE = 'must be an international number (7-15 digits, optionally with a leading +)';
 /** The smallest file that starts like a JPEG: start-of-image, then an APP0 marker. */
@@ -122,21 +121,9 @@ const ENDPOINTS: MatrixEndpoint[] = [
 ];
 
 describe('users', () => {
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
   let world: InstanceWorld;
-
-  beforeAll(async () => {
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    world = await createInstanceWorld(http, '1555036');
-  });
-
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
-  });
+  useInstanceWorld('1555036', (suite) => ({ http, world } = suite));
 
   describeErrorMatrix('users', ENDPOINTS, () => world);
 
