@@ -19,6 +19,7 @@ import { StatusStore } from './sessions/status-store';
 import { GroupMetadataProjection } from './groups/group-metadata.projection';
 import { GroupOperationEffects } from './groups/group-operation-effects';
 import { ContactChatEffects } from './store/contact-chat-effects';
+import { ChatActivity } from './store/chat-activity';
 import { OperationEffects } from './store/operation-effects';
 import { StoreProjector } from './store/store-projector';
 import { ShardCoordinator } from './shards/shard-coordinator';
@@ -49,6 +50,7 @@ export class WorkerModule {
         EventRecorder,
         DriverRegistry,
         StoreProjector,
+        ChatActivity,
         OperationEffects,
         GroupMetadataProjection,
         GroupOperationEffects,

@@ -6,7 +6,7 @@ import { normalise, type SentMessage } from '@app/messaging';
 import { EventFanout } from '../events/event-fanout';
 import { EventRoutingCache } from '../events/event-routing.cache';
 import { InstanceSessions } from '../sessions/instance-sessions.service';
-import { StoreProjector } from '../store/store-projector';
+import { ChatActivity } from '../store/chat-activity';
 import { MediaResolver } from './media-resolver';
 
 const BATCH = 200;
@@ -34,7 +34,7 @@ export class SendDispatcher {
     private readonly media: MediaResolver,
     private readonly routing: EventRoutingCache,
     private readonly fanout: EventFanout,
-    private readonly store: StoreProjector,
+    private readonly activity: ChatActivity,
   ) {
     sessions.onConnected((instanceId) => void this.kick(instanceId));
   }
@@ -99,7 +99,8 @@ export class SendDispatcher {
     const events: NormalisedEvent[] = [normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'sent' })];
     if (sent.ownMessage) events.push(sent.ownMessage);
     await this.recordOutcome(instanceId, message.id, { status: 'sent' }, events);
-    if (sent.ownMessage) await this.store.apply(instanceId, sent.ownMessage);
+    const own = sent.ownMessage?.data;
+    if (own && !own.isStatus) this.activity.note(instanceId, own.chatId, own.isGroup, new Date(own.time));
     await this.media.release(message);
     this.lastSendAt.set(instanceId, Date.now());
     return true;
