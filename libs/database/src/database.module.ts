@@ -9,6 +9,7 @@ import { EventStreamRepository } from './repositories/event-stream.repository';
 import { InstanceLifecycleRepository } from './repositories/instance-lifecycle.repository';
 import { InstanceRepository } from './repositories/instance.repository';
 import { MediaRepository } from './repositories/media.repository';
+import { NetworkAuthRepository } from './repositories/network-auth.repository';
 import { MessageRepository } from './repositories/message.repository';
 import { ChatStoreRepository } from './repositories/chat-store.repository';
 import { ContactStoreRepository } from './repositories/contact-store.repository';
@@ -30,6 +31,7 @@ const repositories = [
   MessageRepository,
   MediaRepository,
   WebhookDeliveryRepository,
+  NetworkAuthRepository,
 ];
 
 @Global()

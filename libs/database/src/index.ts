@@ -14,3 +14,4 @@ export * from './repositories/contact-store.repository';
 export * from './repositories/message.repository';
 export * from './repositories/media.repository';
 export * from './repositories/webhook-delivery.repository';
+export * from './repositories/network-auth.repository';

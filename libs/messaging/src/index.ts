@@ -9,3 +9,5 @@ export * from './sandbox/codes';
 export * from './sandbox/operations/operation-handlers';
 export * from './sandbox/operations/sandbox-operations';
 export * from './sandbox/community-membership';
+export * from './baileys/auth-state';
+export * from './baileys/buffer-json';
