@@ -29,9 +29,9 @@ export interface AuthStateOptions<Credentials extends object> {
   instanceId: string;
   store: AuthStore;
   /** Fresh credentials for an instance that never paired (Baileys' `initAuthCreds`). */
-  initCredentials(): Credentials;
+  initCredentials: () => Credentials;
   /** Turns a stored value back into what Baileys expects (app-state sync keys are protobuf objects). */
-  revive?(type: string, value: unknown): unknown;
+  revive?: (type: string, value: unknown) => unknown;
 }
 
 /**
