@@ -6,13 +6,21 @@ import { RedisModule } from '@app/redis';
 import { AccountModule } from './account/account.module';
 import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
+import { CallsModule } from './calls/calls.module';
 import { ChatsModule } from './chats/chats.module';
+import { GroupsModule } from './groups/groups.module';
+import { CommunitiesModule } from './communities/communities.module';
+import { ContactsModule } from './contacts/contacts.module';
 import { EventsModule } from './events/events.module';
 import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
+import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
+import { NewslettersModule } from './newsletters/newsletters.module';
+import { StatusModule } from './status/status.module';
 import { SandboxModule } from './sandbox/sandbox.module';
 import { SessionModule } from './session/session.module';
+import { UsersModule } from './users/users.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
@@ -34,6 +42,14 @@ export class ApiModule {
         WebhooksModule,
         MessagesModule,
         ChatsModule,
+        GroupsModule,
+        UsersModule,
+        CallsModule,
+        MediaModule,
+        CommunitiesModule,
+        ContactsModule,
+        NewslettersModule,
+        StatusModule,
         EventsModule,
         AdminModule,
         // The sandbox control surface does not exist at all when the operator switches test mode off.

@@ -16,6 +16,9 @@ import { EventRecorder } from './sessions/event-recorder';
 import { InstanceSessions } from './sessions/instance-sessions.service';
 import { NetworkOperator } from './sessions/network-operator';
 import { StatusStore } from './sessions/status-store';
+import { GroupMetadataProjection } from './groups/group-metadata.projection';
+import { GroupOperationEffects } from './groups/group-operation-effects';
+import { ContactChatEffects } from './store/contact-chat-effects';
 import { OperationEffects } from './store/operation-effects';
 import { StoreProjector } from './store/store-projector';
 import { ShardCoordinator } from './shards/shard-coordinator';
@@ -47,6 +50,9 @@ export class WorkerModule {
         DriverRegistry,
         StoreProjector,
         OperationEffects,
+        GroupMetadataProjection,
+        GroupOperationEffects,
+        ContactChatEffects,
         InstanceSessions,
         NetworkOperator,
         CommandRouter,

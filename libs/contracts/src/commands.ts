@@ -24,6 +24,8 @@ export interface SandboxMediaSpec {
   filename?: string;
   pageCount?: number;
   viewOnce?: boolean;
+  /** The file's bytes, base64; stand-in bytes of `fileLength` when left out. */
+  data?: string;
 }
 
 export const SANDBOX_INBOUND_TYPES = ['text', 'media', 'reaction', 'contact', 'pinInChat', 'button_reply', 'list_reply'] as const;
@@ -76,6 +78,20 @@ export interface SandboxProfileSpec {
   picture?: boolean;
 }
 
+/** A contact's business profile: `name` is the verified business name their messages carry. */
+export interface SandboxBusinessProfileSpec {
+  id: string;
+  name: string;
+  description?: string;
+  address?: string;
+  email?: string;
+  website?: string;
+  latitude?: number;
+  longitude?: number;
+  /** Category names; the network numbers them. */
+  categories?: string[];
+}
+
 export interface SandboxGroupChangeSpec {
   groupId: string;
   by?: string;
@@ -88,6 +104,22 @@ export interface SandboxGroupChangeSpec {
   locked?: boolean;
   announce?: boolean;
   picture?: boolean;
+}
+
+/** Someone registered on the simulated network, with the profile and privacy they chose. */
+export interface SandboxUserSpec {
+  phone: string;
+  lid?: string;
+  pushName?: string;
+  about?: string;
+  /** Whether they set a profile picture. */
+  picture?: boolean;
+  businessName?: string;
+  verified?: boolean;
+  /** Whether this account is in their address book (what `contacts` privacy is decided by). */
+  savedYou?: boolean;
+  /** Who sees their about text (`status`) and picture (`profile`): all, contacts, contact_blacklist or none. */
+  privacy?: { status?: string; profile?: string };
 }
 
 export interface CommandContract {
@@ -117,6 +149,20 @@ export interface CommandContract {
   'sandbox.callOffer': { args: { from: string; video: boolean; groupId?: string }; result: { id: string } };
   'sandbox.callAccept': { args: { id: string }; result: { id: string } };
   'sandbox.callEnd': { args: { id: string; reason: 'ended' | 'rejected' }; result: { id: string } };
+  'sandbox.groupJoinRequest': { args: { groupId: string; from: string }; result: { id: string } };
+  'sandbox.user': { args: SandboxUserSpec; result: { id: string } };
+  'sandbox.businessProfile': { args: SandboxBusinessProfileSpec; result: { id: string } };
+  'sandbox.profilePicture': { args: { id: string; hidden: boolean }; result: { id: string; pictureId: string } };
+  'sandbox.channel': { args: SandboxChannelSpec; result: { id: string; inviteCode: string } };
+  'sandbox.statusPrivacy': { args: { type: 'contacts' | 'blacklist' | 'whitelist'; list: string[] }; result: { id: string } };
+}
+
+/** A channel someone else owns, existing on the network (this account does not follow it). */
+export interface SandboxChannelSpec {
+  name: string;
+  description?: string;
+  subscriberCount?: number;
+  verified?: boolean;
 }
 
 export type CommandName = keyof CommandContract;

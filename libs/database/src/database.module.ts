@@ -13,6 +13,7 @@ import { NetworkAuthRepository } from './repositories/network-auth.repository';
 import { MessageRepository } from './repositories/message.repository';
 import { ChatStoreRepository } from './repositories/chat-store.repository';
 import { ContactStoreRepository } from './repositories/contact-store.repository';
+import { GroupStoreRepository } from './repositories/group-store.repository';
 import { SandboxWorldRepository } from './repositories/sandbox-world.repository';
 import { SandboxRepository } from './repositories/sandbox.repository';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
@@ -28,6 +29,7 @@ const repositories = [
   SandboxWorldRepository,
   ChatStoreRepository,
   ContactStoreRepository,
+  GroupStoreRepository,
   MessageRepository,
   MediaRepository,
   WebhookDeliveryRepository,

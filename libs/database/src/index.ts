@@ -15,3 +15,4 @@ export * from './repositories/message.repository';
 export * from './repositories/media.repository';
 export * from './repositories/webhook-delivery.repository';
 export * from './repositories/network-auth.repository';
+export * from './repositories/group-store.repository';

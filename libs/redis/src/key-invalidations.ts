@@ -47,7 +47,11 @@ export class KeyInvalidations {
     if (this.connection) return;
     // Commands fail instead of waiting for a reconnect: a TRACKING naming the old connection's id must never run on a
     // new connection. ioredis must not resubscribe by itself either: after a reconnect the set-up runs again in order.
-    const connection = this.redis.connect('key-invalidations', { enableOfflineQueue: false, maxRetriesPerRequest: 0, autoResubscribe: false });
+    const connection = this.redis.connect('key-invalidations', {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResubscribe: false,
+    });
     connection.on('message', (channel: string, message: string) => {
       if (channel !== INVALIDATION_CHANNEL) return;
       this.invalidate(message === '' ? null : message.split(','));

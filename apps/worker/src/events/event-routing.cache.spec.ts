@@ -52,7 +52,7 @@ describe('EventRoutingCache', () => {
     await Promise.resolve();
     stored = routing(null);
     listener('ins_1');
-    (releaseRead)();
+    releaseRead();
     expect(await inFlight).toEqual(routing('https://a.example/hook'));
     releaseRead = undefined;
     expect(await cache.get('ins_1')).toEqual(routing(null));

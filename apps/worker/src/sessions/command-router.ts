@@ -2,7 +2,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, shardOf, type CommandArgs, type CommandName, type CommandRequest } from '@app/contracts';
 import { InstanceLifecycleRepository } from '@app/database';
-import { SandboxHappenings, SandboxNetwork } from '@app/messaging';
+import {
+  SandboxChannels,
+  SandboxDirectory,
+  SandboxHappenings,
+  SandboxJoinRequests,
+  SandboxNetwork,
+  SandboxProfiles,
+  SandboxStatusPrivacy,
+} from '@app/messaging';
 import { InstanceSessions } from './instance-sessions.service';
 import { NetworkOperator } from './network-operator';
 
@@ -37,6 +45,12 @@ export class CommandRouter {
     'sandbox.callOffer': (id, args) => this.happenings.offerCall(id, args),
     'sandbox.callAccept': (id, args) => this.happenings.acceptCall(id, args),
     'sandbox.callEnd': (id, args) => this.happenings.endCall(id, args),
+    'sandbox.groupJoinRequest': (id, args) => this.joinRequests.ask(id, args),
+    'sandbox.user': (id, args) => this.directory.register(id, args),
+    'sandbox.businessProfile': (id, args) => this.profiles.setBusinessProfile(id, args),
+    'sandbox.profilePicture': (id, args) => this.profiles.setProfilePicture(id, args),
+    'sandbox.channel': (id, args) => this.publishChannel(id, args),
+    'sandbox.statusPrivacy': (id, args) => this.statusPrivacy.set(id, args),
   };
 
   constructor(
@@ -46,7 +60,17 @@ export class CommandRouter {
     private readonly happenings: SandboxHappenings,
     private readonly instances: InstanceLifecycleRepository,
     private readonly operator: NetworkOperator,
+    private readonly joinRequests: SandboxJoinRequests,
+    private readonly directory: SandboxDirectory,
+    private readonly profiles: SandboxProfiles,
+    private readonly channels: SandboxChannels,
+    private readonly statusPrivacy: SandboxStatusPrivacy,
   ) {}
+
+  private async publishChannel(instanceId: string, spec: CommandArgs<'sandbox.channel'>): Promise<{ id: string; inviteCode: string }> {
+    const channel = await this.channels.publish(instanceId, spec, null);
+    return { id: channel.jid, inviteCode: channel.inviteCode };
+  }
 
   async handle(request: CommandRequest, holdsShard: (shard: number) => boolean): Promise<unknown> {
     // A worker whose lease may have lapsed must not act: the new owner will answer the retry.

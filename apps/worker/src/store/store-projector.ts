@@ -1,5 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { jidKind, type EphemeralTimer, type EventIdentity, type EventPayloads, type NormalisedEvent, type StoreFacts } from '@app/contracts';
+import {
+  jidKind,
+  type EphemeralTimer,
+  type EventIdentity,
+  type EventPayloads,
+  type NormalisedEvent,
+  type StoreFacts,
+} from '@app/contracts';
 import { ChatStoreRepository, ContactStoreRepository, type ChatSettingsPatch } from '@app/database';
 
 const EPHEMERAL_SECONDS: Record<EphemeralTimer, number> = { off: 0, '24h': 86_400, '7d': 604_800, '90d': 7_776_000 };
@@ -98,7 +105,8 @@ export class StoreProjector {
     if (message.isStatus) return;
     const at = timeOf(message.time);
     await this.chats.touch(instanceId, message.chatId, message.isGroup, at);
-    if (!message.isGroup && message.sender.lid && !message.sender.isMe) await this.chats.setLid(instanceId, message.chatId, message.sender.lid);
+    if (!message.isGroup && message.sender.lid && !message.sender.isMe)
+      await this.chats.setLid(instanceId, message.chatId, message.sender.lid);
   }
 
   private async chatSetting(instanceId: string, event: EventOf<'chat_setting'>): Promise<void> {
@@ -116,7 +124,11 @@ export class StoreProjector {
   }
 
   /** A person is stored under their phone-number JID when known, else their LID. */
-  private async person(instanceId: string, who: EventIdentity, patch: { pushName?: string; fullName?: string | null; inAddressBook?: boolean }) {
+  private async person(
+    instanceId: string,
+    who: EventIdentity,
+    patch: { pushName?: string; fullName?: string | null; inAddressBook?: boolean },
+  ) {
     await this.contacts.upsert(instanceId, who.id, { ...(who.lid && who.lid !== who.id ? { lid: who.lid } : {}), ...patch });
     if (who.lid && who.lid !== who.id) await this.chats.setLid(instanceId, who.id, who.lid);
   }

@@ -29,6 +29,31 @@ export class ContactStoreRepository {
     });
   }
 
+  /**
+   * The phone's whole address book, as a full sync reports it: listed people get their names, and people the store
+   * still had in the address book but the sync no longer lists drop out of it.
+   */
+  async replaceAddressBook(
+    instanceId: string,
+    entries: { jid: string; lid?: string; fullName: string; firstName?: string }[],
+  ): Promise<void> {
+    const listed = entries.map((entry) => entry.jid);
+    await this.prisma.$transaction([
+      this.prisma.contact.updateMany({
+        where: { instanceId, inAddressBook: true, jid: { notIn: listed } },
+        data: { inAddressBook: false, fullName: null, firstName: null },
+      }),
+      ...entries.map(({ jid, lid, fullName, firstName }) => {
+        const patch = { fullName, firstName: firstName ?? null, inAddressBook: true, ...(lid ? { lid } : {}) };
+        return this.prisma.contact.upsert({
+          where: { instanceId_jid: { instanceId, jid } },
+          create: { instanceId, jid, ...patch },
+          update: patch,
+        });
+      }),
+    ]);
+  }
+
   find(instanceId: string, jid: string): Promise<StoredContact | null> {
     return this.prisma.contact.findUnique({ where: { instanceId_jid: { instanceId, jid } }, select: FIELDS });
   }

@@ -53,6 +53,7 @@ const GROUP_FIELDS = {
 
 /** One group change, applied as a whole. */
 export interface SandboxGroupUpdate {
+  kind?: SandboxGroupInput['kind'];
   name?: string;
   description?: string | null;
   pictureId?: string | null;
@@ -207,6 +208,7 @@ export class SandboxRepository {
       this.prisma.sandboxGroup.update({
         where,
         data: {
+          kind: update.kind,
           name: update.name,
           description: update.description,
           pictureId: update.pictureId,
@@ -241,6 +243,20 @@ export class SandboxRepository {
     });
   }
 
+  /** The chats the phone has pinned. */
+  async pinnedChats(instanceId: string): Promise<string[]> {
+    const rows = await this.prisma.sandboxChat.findMany({ where: { instanceId, pinned: true }, select: { jid: true } });
+    return rows.map((row) => row.jid);
+  }
+
+  /** The phone deletes a chat: its settings and messages are gone. */
+  async forgetChat(instanceId: string, jid: string): Promise<void> {
+    await this.prisma.$transaction([
+      this.prisma.sandboxMessage.deleteMany({ where: { instanceId, chatJid: jid } }),
+      this.prisma.sandboxChat.deleteMany({ where: { instanceId, jid } }),
+    ]);
+  }
+
   async chat(instanceId: string, jid: string) {
     return this.prisma.sandboxChat.findUnique({ where: { instanceId_jid: { instanceId, jid } } });
   }
@@ -252,6 +268,15 @@ export class SandboxRepository {
   async newsletter(instanceId: string, jid: string): Promise<SandboxNewsletterRecord | null> {
     return this.prisma.sandboxNewsletter.findUnique({
       where: { instanceId_jid: { instanceId, jid } },
+      select: { jid: true, name: true, role: true, muted: true },
+    });
+  }
+
+  /** Channels the phone follows, oldest follow first. */
+  async newsletters(instanceId: string): Promise<SandboxNewsletterRecord[]> {
+    return this.prisma.sandboxNewsletter.findMany({
+      where: { instanceId },
+      orderBy: [{ joinedAt: 'asc' }, { jid: 'asc' }],
       select: { jid: true, name: true, role: true, muted: true },
     });
   }

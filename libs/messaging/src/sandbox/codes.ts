@@ -44,3 +44,9 @@ export function newsletterJid(): string {
 export function pictureId(): string {
   return String(randomInt(1_000_000_000, 2_000_000_000));
 }
+
+/** Channel invite codes: the `0029Va` prefix the network uses, then 18 letters and digits. */
+export function channelInviteCode(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  return `0029Va${Array.from({ length: 18 }, () => alphabet[randomInt(alphabet.length)]).join('')}`;
+}

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { SandboxRepository } from '@app/database';
+import { SandboxRepository, type SandboxGroupUpdate } from '@app/database';
+import { normalise, type Actor } from '../events/normalise';
+import { SandboxNetwork } from './sandbox-network';
 
 /**
  * Community membership follows sub-group membership (contract, Communities rule 3): the community's members are the
@@ -8,10 +10,20 @@ import { SandboxRepository } from '@app/database';
  */
 @Injectable()
 export class SandboxCommunityMembership {
-  constructor(private readonly store: SandboxRepository) {}
+  constructor(
+    private readonly store: SandboxRepository,
+    private readonly network: SandboxNetwork,
+  ) {}
 
-  /** Brings the community's membership in line with its sub-groups; answers who joined and who left. */
-  async reconcile(instanceId: string, communityJid: string): Promise<{ announcementJid?: string; joined: string[]; left: string[] }> {
+  /**
+   * Brings the community's membership in line with its sub-groups; answers who joined and who left. Each change
+   * reaches the instance as a `group` event on the community (join, then leave), sent by `by` when given.
+   */
+  async reconcile(
+    instanceId: string,
+    communityJid: string,
+    by?: Actor,
+  ): Promise<{ announcementJid?: string; joined: string[]; left: string[] }> {
     const groups = await this.store.groups(instanceId, { parentJid: communityJid });
     const announcement = groups.find((group) => group.kind === 'announcement');
     if (!announcement) return { joined: [], left: [] };
@@ -24,7 +36,26 @@ export class SandboxCommunityMembership {
       .filter(([jid, role]) => !members.has(jid) && role === 'member')
       .map(([jid]) => jid)
       .sort();
-    if (joined.length > 0 || left.length > 0) await this.store.updateGroup(instanceId, announcement.jid, { add: joined, remove: left });
+    if (joined.length === 0 && left.length === 0) return { announcementJid: announcement.jid, joined, left };
+
+    await this.applyToCommunity(instanceId, communityJid, announcement.jid, { add: joined, remove: left });
+    const session = this.network.session(instanceId);
+    const party = await this.network.partyResolver(instanceId);
+    const base = { groupId: communityJid, by, at: new Date() };
+    if (joined.length > 0) session?.deliver(normalise.group({ ...base, join: joined.map(party) }));
+    if (left.length > 0) session?.deliver(normalise.group({ ...base, leave: left.map(party) }));
     return { announcementJid: announcement.jid, joined, left };
+  }
+
+  /** The community's own record mirrors its announcement group's members and roles; both change together. */
+  async applyToCommunity(instanceId: string, communityJid: string, announcementJid: string, update: SandboxGroupUpdate): Promise<void> {
+    await this.store.updateGroup(instanceId, announcementJid, update);
+    const community = await this.store.group(instanceId, communityJid);
+    if (!community) return;
+    const present = new Set([...community.participants.map((p) => p.jid), ...(update.add ?? [])]);
+    await this.store.updateGroup(instanceId, communityJid, {
+      ...update,
+      roles: update.roles?.filter((change) => present.has(change.jid)),
+    });
   }
 }

@@ -19,6 +19,7 @@ import {
 } from '@app/database';
 import { normalise, type Actor, type ChatSettingInput } from '../events/normalise';
 import { callId, newsletterJid, pictureId } from './codes';
+import { SandboxCommunityMembership } from './community-membership';
 import { SandboxNetwork } from './sandbox-network';
 
 const EPHEMERAL_SECONDS: Record<EphemeralTimer, number> = { off: 0, '24h': 86_400, '7d': 604_800, '90d': 7_776_000 };
@@ -45,6 +46,7 @@ export class SandboxHappenings {
   constructor(
     private readonly network: SandboxNetwork,
     private readonly store: SandboxRepository,
+    private readonly membership: SandboxCommunityMembership,
   ) {}
 
   /** The author deletes a message for everyone, or the phone deletes it only for this account. */
@@ -173,6 +175,7 @@ export class SandboxHappenings {
         session.deliver(normalise.group({ ...base, name: spec.name }));
         break;
       case 'topic':
+        await this.store.updateGroup(instanceId, group.jid, { description: spec.topic || null });
         session.deliver(normalise.group({ ...base, topic: spec.topic }));
         break;
       case 'locked':
@@ -183,10 +186,16 @@ export class SandboxHappenings {
         await this.store.updateGroup(instanceId, group.jid, { announce: spec.announce });
         session.deliver(normalise.group({ ...base, announce: spec.announce }));
         break;
-      case 'picture':
-        session.deliver(normalise.chatPicture({ chatId: group.jid, sender: by, pictureId: pictureId() }));
+      case 'picture': {
+        const picture = pictureId();
+        await this.store.updateGroup(instanceId, group.jid, { pictureId: picture });
+        session.deliver(normalise.chatPicture({ chatId: group.jid, sender: by, pictureId: picture }));
         break;
+      }
     }
+    const changesMembers = change === 'join' || change === 'leave';
+    if (changesMembers && group.parentJid && group.kind !== 'announcement')
+      await this.membership.reconcile(instanceId, group.parentJid, by);
     return { id: group.jid };
   }
 
@@ -265,6 +274,15 @@ export class SandboxHappenings {
       }),
     );
     return { id: args.id };
+  }
+
+  /** This account declines a ringing call; `callerId` must name the caller, by phone JID or LID. */
+  async rejectCall(instanceId: string, id: string, callerId: string): Promise<void> {
+    const call = this.calls.get(instanceId)?.get(id);
+    const caller = call ? await this.network.party(instanceId, call.caller) : undefined;
+    if (!call || (caller?.jid !== callerId && caller?.lid !== callerId)) throw new AppError('not_found');
+    if (call.accepted) throw AppError.validation(`call ${id} was already accepted; only a ringing call can be rejected`);
+    await this.endCall(instanceId, { id, reason: 'rejected' });
   }
 
   private async author(instanceId: string, message: SandboxMessageRecord): Promise<Actor> {

@@ -13,12 +13,20 @@ import {
   type SandboxGroupSpec,
   type SandboxInboundSpec,
 } from '@app/contracts';
-import { SandboxRepository, type SandboxDeviceState, type SandboxGroupInput, type SandboxMessageRecord } from '@app/database';
+import {
+  SandboxRepository,
+  SandboxWorldRepository,
+  type SandboxDeviceState,
+  type SandboxGroupInput,
+  type SandboxMessageRecord,
+} from '@app/database';
 import { normalise, type Actor, type MessageInput, type Party } from '../events/normalise';
 import { groupJid, inviteCode, mediaId, randomPhone } from './codes';
+import { SandboxMediaFiles } from './sandbox-media';
 import { storedMessageInput, type MessageContext } from './sandbox-messages';
 import type { SentMessage } from '../driver';
 import type { SandboxSession } from './sandbox-session';
+import { WORLD_KINDS } from './world-kinds';
 
 interface ReplyButton {
   type?: string;
@@ -74,7 +82,11 @@ interface InboundContent {
 export class SandboxNetwork {
   private readonly sessions = new Map<string, SandboxSession>();
 
-  constructor(private readonly store: SandboxRepository) {}
+  constructor(
+    private readonly store: SandboxRepository,
+    private readonly mediaFiles: SandboxMediaFiles,
+    private readonly world: SandboxWorldRepository,
+  ) {}
 
   attach(session: SandboxSession): void {
     this.sessions.set(session.identity.instanceId, session);
@@ -203,6 +215,8 @@ export class SandboxNetwork {
     const chatId = spec.chatId === undefined ? from : normaliseChatId(spec.chatId);
     if (!chatId) throw AppError.validation('chatId must be a chat JID');
     const inbound = await this.inboundContent(instanceId, chatId, from, spec);
+    // The network never delivers a blocked person's messages; the sender still sees theirs as sent.
+    if (await this.world.record(instanceId, WORLD_KINDS.blocklist, from)) return { id: newMessageId() };
     const record = await this.store.recordMessage(instanceId, {
       id: newMessageId(),
       direction: 'inbound',
@@ -469,11 +483,14 @@ export class SandboxNetwork {
         return { type: 'text', content: { text: spec.text, ...this.options(spec) } };
       case 'media': {
         if (!spec.media) throw AppError.validation('media is required for a media message');
-        const { mediaType, mimeType, caption, filename, viewOnce, ...file } = spec.media;
+        const { mediaType, mimeType, caption, filename, viewOnce, data, ...file } = spec.media;
+        const id = mediaId();
+        const type = mimeType ?? DEFAULT_MIME[mediaType];
+        const size = await this.mediaFiles.keep(instanceId, id, { mimeType: type, data, fileLength: file.fileLength, filename });
         return {
           type: mediaType,
           content: {
-            media: { id: mediaId(), mimeType: mimeType ?? DEFAULT_MIME[mediaType], ...file },
+            media: { id, mimeType: type, ...file, ...(data !== undefined ? { fileLength: size } : {}) },
             ...(caption ? { caption } : {}),
             ...(filename ? { filename } : {}),
             ...(viewOnce ? { viewOnce: true } : {}),

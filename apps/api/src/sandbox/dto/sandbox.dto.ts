@@ -143,6 +143,11 @@ export class SandboxMediaDto {
   @Min(0, { message: 'must not be negative' })
   fileLength?: number;
 
+  /** The file's bytes, base64; `GET /media/download` answers exactly these. Stand-in bytes of `fileLength` when left out. */
+  @IsOptional()
+  @IsString()
+  data?: string;
+
   @IsOptional()
   @IsInt()
   @Min(1, { message: 'must be at least 1' })

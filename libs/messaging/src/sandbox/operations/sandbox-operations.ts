@@ -3,7 +3,15 @@ import type { NetworkOperations, OperationArgs, OperationName, OperationResult }
 import { SandboxWorldRepository } from '@app/database';
 import { SandboxNetwork } from '../sandbox-network';
 import type { SandboxSession } from '../sandbox-session';
+import { SandboxCallOperations } from './call-operations';
 import { SandboxChatOperations } from './chat-operations';
+import { SandboxGroupOperations } from './group-operations';
+import { SandboxMediaOperations } from './media-operations';
+import { SandboxUserOperations } from './user-operations';
+import { SandboxCommunityOperations } from './community-operations';
+import { SandboxContactOperations } from './contact-operations';
+import { SandboxNewsletterOperations } from './newsletter-operations';
+import { SandboxStatusOperations } from './status-operations';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
 /**
@@ -18,9 +26,27 @@ export class SandboxOperations {
     private readonly network: SandboxNetwork,
     private readonly world: SandboxWorldRepository,
     chats: SandboxChatOperations,
+    groups: SandboxGroupOperations,
+    users: SandboxUserOperations,
+    calls: SandboxCallOperations,
+    media: SandboxMediaOperations,
+    communities: SandboxCommunityOperations,
+    contacts: SandboxContactOperations,
+    newsletters: SandboxNewsletterOperations,
+    status: SandboxStatusOperations,
   ) {
     // Typed as the whole contract, so an operation without a sandbox handler does not compile.
-    const table: OperationHandlers<NetworkOperations> = { ...chats.handlers };
+    const table: OperationHandlers<NetworkOperations> = {
+      ...chats.handlers,
+      ...groups.handlers,
+      ...communities.handlers,
+      ...users.handlers,
+      ...calls.handlers,
+      ...media.handlers,
+      ...contacts.handlers,
+      ...newsletters.handlers,
+      ...status.handlers,
+    };
     this.handlers = table as unknown as typeof this.handlers;
   }
 

@@ -1,0 +1,136 @@
+import { Injectable } from '@nestjs/common';
+import { AppError, jidKind, normaliseChatId, normaliseUserId, type GroupSetting, type InstanceScope } from '@app/contracts';
+import { CommandClient } from '@app/redis';
+import { groupBody, inviteCodeOf, inviteLink, joinRequestBody } from './group-body';
+import type {
+  CreateGroupDto,
+  JoinWithInviteDto,
+  JoinWithLinkDto,
+  SetGroupDescriptionDto,
+  SetGroupNameDto,
+  SetGroupPictureDto,
+  SetMemberAddModeDto,
+  UpdateJoinRequestsDto,
+  UpdateParticipantsDto,
+} from './dto/group-requests.dto';
+import type { GroupInfoDto, GroupPictureDto, InviteLinkDto, JoinRequestDto } from './dto/group.dto';
+
+const INVITE_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
+
+/** Groups: every read and change goes to the network through the instance's session; answers refresh the store. */
+@Injectable()
+export class GroupsService {
+  constructor(private readonly commands: CommandClient) {}
+
+  async list(scope: InstanceScope): Promise<GroupInfoDto[]> {
+    return (await this.commands.perform(scope.instanceId, 'groups.list', {})).map(groupBody);
+  }
+
+  async create(scope: InstanceScope, dto: CreateGroupDto): Promise<GroupInfoDto> {
+    const participants = users(dto.participants);
+    return groupBody(await this.commands.perform(scope.instanceId, 'groups.create', { name: dto.name, participants }));
+  }
+
+  async get(scope: InstanceScope, groupId: string): Promise<GroupInfoDto> {
+    return groupBody(await this.commands.perform(scope.instanceId, 'groups.info', { groupId }));
+  }
+
+  async participants(scope: InstanceScope, groupId: string, dto: UpdateParticipantsDto): Promise<void> {
+    await this.commands.perform(scope.instanceId, 'groups.participants', {
+      groupId,
+      participants: users(dto.participants),
+      action: dto.action,
+    });
+  }
+
+  async inviteLink(scope: InstanceScope, groupId: string): Promise<InviteLinkDto> {
+    const { code } = await this.commands.perform(scope.instanceId, 'groups.inviteCode', { groupId });
+    return { link: inviteLink(code) };
+  }
+
+  async resetInviteLink(scope: InstanceScope, groupId: string): Promise<InviteLinkDto> {
+    const { code } = await this.commands.perform(scope.instanceId, 'groups.revokeInvite', { groupId });
+    return { link: inviteLink(code) };
+  }
+
+  async setName(scope: InstanceScope, groupId: string, dto: SetGroupNameDto): Promise<void> {
+    await this.commands.perform(scope.instanceId, 'groups.setName', { groupId, name: dto.name });
+  }
+
+  async setDescription(scope: InstanceScope, groupId: string, dto: SetGroupDescriptionDto): Promise<void> {
+    await this.commands.perform(scope.instanceId, 'groups.setDescription', { groupId, description: dto.description });
+  }
+
+  async setPicture(scope: InstanceScope, groupId: string, dto: SetGroupPictureDto): Promise<GroupPictureDto> {
+    const image = Buffer.from(dto.data, 'base64');
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(dto.data) || image.length <= JPEG_MAGIC.length || !image.subarray(0, 3).equals(JPEG_MAGIC))
+      throw AppError.validation('data must be a base64-encoded JPEG image');
+    return this.commands.perform(scope.instanceId, 'groups.setPicture', { groupId, image: dto.data });
+  }
+
+  async setting(scope: InstanceScope, groupId: string, setting: GroupSetting, enabled: boolean): Promise<void> {
+    await this.commands.perform(scope.instanceId, 'groups.setting', { groupId, setting, enabled });
+  }
+
+  async joinApproval(scope: InstanceScope, groupId: string, enabled: boolean): Promise<void> {
+    await this.commands.perform(scope.instanceId, 'groups.joinApproval', { groupId, enabled });
+  }
+
+  async memberAddMode(scope: InstanceScope, groupId: string, dto: SetMemberAddModeDto): Promise<void> {
+    await this.commands.perform(scope.instanceId, 'groups.memberAddMode', { groupId, onlyAdminAdd: dto.onlyAdminAdd });
+  }
+
+  async leave(scope: InstanceScope, groupId: string): Promise<void> {
+    await this.commands.perform(scope.instanceId, 'groups.leave', { groupId });
+  }
+
+  /** 201 with the group's id whether joined at once or, where admins approve newcomers, asked to join. */
+  async joinWithLink(scope: InstanceScope, dto: JoinWithLinkDto): Promise<{ id: string }> {
+    const code = inviteCodeOf(dto.code);
+    if (!INVITE_CODE.test(code)) throw AppError.validation('code must be an invite code or link');
+    const { groupId } = await this.commands.perform(scope.instanceId, 'groups.join', { code });
+    return { id: groupId };
+  }
+
+  async joinWithInvite(scope: InstanceScope, dto: JoinWithInviteDto): Promise<void> {
+    const groupId = normaliseChatId(dto.groupId);
+    if (!groupId || jidKind(groupId) !== 'group') throw AppError.validation('groupId must be a group JID (<id>@g.us)');
+    const inviterId = normaliseUserId(dto.inviterId);
+    if (!inviterId) throw AppError.validation('inviterId must be a user JID or an international number');
+    if (!INVITE_CODE.test(dto.code)) throw AppError.validation('code must be an invite code');
+    await this.commands.perform(scope.instanceId, 'groups.joinInvite', {
+      groupId,
+      inviterId,
+      code: dto.code,
+      ...(dto.expiration !== undefined ? { expiration: dto.expiration } : {}),
+    });
+  }
+
+  async inviteInfo(scope: InstanceScope, code: string): Promise<GroupInfoDto> {
+    if (!INVITE_CODE.test(code)) throw AppError.validation('code must be an invite code');
+    return groupBody(await this.commands.perform(scope.instanceId, 'groups.inviteInfo', { code }));
+  }
+
+  async requests(scope: InstanceScope, groupId: string): Promise<JoinRequestDto[]> {
+    return (await this.commands.perform(scope.instanceId, 'groups.requests', { groupId })).map(joinRequestBody);
+  }
+
+  async updateRequests(scope: InstanceScope, groupId: string, dto: UpdateJoinRequestsDto): Promise<void> {
+    await this.commands.perform(scope.instanceId, 'groups.updateRequests', {
+      groupId,
+      participants: users(dto.participants),
+      action: dto.action,
+    });
+  }
+}
+
+/** Checked here so a malformed list never reaches the network. */
+function users(values: string[]): string[] {
+  const jids = values.map((value, index) => {
+    const jid = normaliseUserId(value);
+    if (!jid) throw AppError.validation(`participants[${index}] must be a user JID or an international number`);
+    return jid;
+  });
+  return [...new Set(jids)];
+}

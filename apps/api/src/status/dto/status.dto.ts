@@ -1,0 +1,74 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { IsDefined, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { REQUIRED } from '../../common/validators';
+import { ExclusiveWith, IsBase64Data, IsHttpUrl, IsNotBlank, MAX_URL_CHARS, MaxChars } from '../../messages/dto/message.validators';
+import { IsMimeType, MAX_CAPTION_CHARS } from '../../messages/dto/send-media.dto';
+
+/** The network's limit on the text of a text status. */
+export const MAX_STATUS_TEXT_CHARS = 700;
+
+export class StatusPrivacyDto {
+  @ApiProperty({ enum: ['contacts', 'blacklist', 'whitelist'], description: 'all contacts, all contacts but `list`, or only `list`' })
+  type!: string;
+
+  @ApiProperty({ type: [String], description: 'user JIDs the setting excludes (blacklist) or includes (whitelist)' })
+  list!: string[];
+
+  @ApiProperty({ description: 'true while the account never changed the setting' })
+  isDefault!: boolean;
+}
+
+/** `POST /status/text`. */
+export class PostTextStatusDto {
+  /** @example "Back on Monday" */
+  @IsDefined(REQUIRED)
+  @IsString()
+  @IsNotBlank()
+  @MaxChars(MAX_STATUS_TEXT_CHARS)
+  text!: string;
+}
+
+/** Where the file comes from: exactly one of `url` (downloaded through the SSRF-safe client) and `data` (base64). */
+abstract class PostMediaStatusDto {
+  /**
+   * http(s) URL the file is downloaded from (public addresses only, at most 50 MB). Not with `data`.
+   * @example "https://example.com/photo.jpg"
+   */
+  @ValidateIf((body: PostMediaStatusDto) => body.url != null || body.data == null)
+  @IsDefined({ message: 'or data is required' })
+  @IsString()
+  @MaxChars(MAX_URL_CHARS)
+  @IsHttpUrl()
+  @ExclusiveWith('data')
+  url?: string;
+
+  /** The file, base64-encoded (standard alphabet, no `data:` prefix, no line breaks). Not with `url`. */
+  @IsOptional()
+  @IsString()
+  @IsBase64Data()
+  data?: string;
+
+  /** Text shown under the post. */
+  @IsOptional()
+  @IsString()
+  @MaxChars(MAX_CAPTION_CHARS)
+  caption?: string;
+}
+
+/** `POST /status/image`. */
+export class PostImageStatusDto extends PostMediaStatusDto {
+  /** MIME type (`image/*`); when omitted, the downloaded file's type, else `image/jpeg`. */
+  @IsOptional()
+  @IsString()
+  @IsMimeType('image')
+  mimeType?: string;
+}
+
+/** `POST /status/video`. */
+export class PostVideoStatusDto extends PostMediaStatusDto {
+  /** MIME type (`video/*`); when omitted, the downloaded file's type, else `video/mp4`. */
+  @IsOptional()
+  @IsString()
+  @IsMimeType('video')
+  mimeType?: string;
+}

@@ -1,0 +1,63 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import { PRESENCES, PRIVACY_SETTINGS, PRIVACY_VALUES, type Presence, type PrivacySetting } from '@app/contracts';
+import { REQUIRED } from '../../common/validators';
+import { IsBase64Jpeg } from './is-base64-jpeg';
+
+const oneOf = (values: readonly string[]) => ({ message: `must be one of ${values.join(', ')}` });
+const ALL_PRIVACY_VALUES = [...new Set(Object.values(PRIVACY_VALUES).flat())];
+export const MAX_PHONES_PER_CHECK = 50;
+
+export class UpdateProfileDto {
+  @ApiPropertyOptional({ description: 'display (push) name shown to people who do not have the number saved', maxLength: 25 })
+  @IsOptional()
+  @IsString()
+  @Length(1, 25, { message: 'must be 1-25 characters' })
+  name?: string;
+
+  @ApiPropertyOptional({ description: 'about text; the empty string clears it', maxLength: 139 })
+  @IsOptional()
+  @IsString()
+  @MaxLength(139, { message: 'must be at most 139 characters' })
+  status?: string;
+
+  @ApiPropertyOptional({ description: 'new profile picture: a JPEG image, base64-encoded' })
+  @IsOptional()
+  @IsString()
+  @IsBase64Jpeg()
+  picture?: string;
+}
+
+export class SetPresenceDto {
+  @ApiProperty({ enum: PRESENCES, description: 'whether the account shows as online to people allowed to see it' })
+  @IsDefined(REQUIRED)
+  @IsIn(PRESENCES, oneOf(PRESENCES))
+  presence!: Presence;
+}
+
+export class SetPrivacyDto {
+  @ApiProperty({ enum: PRIVACY_SETTINGS, description: 'which setting to change' })
+  @IsDefined(REQUIRED)
+  @IsIn(PRIVACY_SETTINGS, oneOf(PRIVACY_SETTINGS))
+  setting!: PrivacySetting;
+
+  @ApiProperty({
+    enum: ALL_PRIVACY_VALUES,
+    description:
+      'the new value; allowed per setting: ' +
+      PRIVACY_SETTINGS.map((setting) => `${setting}: ${PRIVACY_VALUES[setting].join('|')}`).join('; '),
+  })
+  @IsDefined(REQUIRED)
+  @IsString()
+  value!: string;
+}
+
+export class BulkCheckDto {
+  @ApiProperty({ type: [String], description: `international numbers, 1-${MAX_PHONES_PER_CHECK}`, example: ['447700900123'] })
+  @IsDefined(REQUIRED)
+  @IsArray()
+  @IsString({ each: true })
+  @ArrayMinSize(1, { message: 'must contain at least one number' })
+  @ArrayMaxSize(MAX_PHONES_PER_CHECK, { message: `must contain at most ${MAX_PHONES_PER_CHECK} numbers` })
+  phones!: string[];
+}
