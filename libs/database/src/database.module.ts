@@ -10,6 +10,7 @@ import { InstanceLifecycleRepository } from './repositories/instance-lifecycle.r
 import { InstanceRepository } from './repositories/instance.repository';
 import { MediaRepository } from './repositories/media.repository';
 import { NetworkAuthRepository } from './repositories/network-auth.repository';
+import { NetworkMessageRepository } from './repositories/network-message.repository';
 import { MessageRepository } from './repositories/message.repository';
 import { ChatStoreRepository } from './repositories/chat-store.repository';
 import { ContactStoreRepository } from './repositories/contact-store.repository';
@@ -34,6 +35,7 @@ const repositories = [
   MediaRepository,
   WebhookDeliveryRepository,
   NetworkAuthRepository,
+  NetworkMessageRepository,
 ];
 
 @Global()

@@ -16,3 +16,4 @@ export * from './repositories/media.repository';
 export * from './repositories/webhook-delivery.repository';
 export * from './repositories/network-auth.repository';
 export * from './repositories/group-store.repository';
+export * from './repositories/network-message.repository';

@@ -17,3 +17,5 @@ export * from './sandbox/sandbox-directory';
 export * from './sandbox/sandbox-profiles';
 export * from './sandbox/sandbox-channels';
 export * from './sandbox/sandbox-status-privacy';
+export * from './baileys/baileys-library';
+export * from './baileys/baileys-context';

@@ -1,0 +1,24 @@
+import type { NormalisedEvent, StoreFacts } from '@app/contracts';
+import type { NetworkMessageRepository } from '@app/database';
+import type { BaileysLibrary, BaileysSocket } from './baileys-library';
+
+/** What every part of the Baileys driver works with while an instance's socket is open. */
+export interface BaileysContext {
+  instanceId: string;
+  /** The open socket (a fake in unit tests). */
+  socket: BaileysSocket;
+  /** The Baileys package (a fake in unit tests). */
+  lib: BaileysLibrary;
+  /** The account's own user JID (`<phone>@s.whatsapp.net`), as the socket reports it. */
+  selfJid: string;
+  /** The account's own LID, when the network told it. */
+  selfLid?: string;
+  /** Recent messages of this instance (retries, quotes, chat ranges). */
+  messages: NetworkMessageRepository;
+}
+
+/** Where inbound mapping hands its results: gateway events and store facts, in the order they happened. */
+export interface InboundSink {
+  event(event: NormalisedEvent): void;
+  learned(facts: StoreFacts): void;
+}
