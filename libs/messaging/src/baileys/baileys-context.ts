@@ -1,6 +1,7 @@
-import type { NormalisedEvent, StoreFacts } from '@app/contracts';
+import type { NormalisedEvent, OperationArgs, OperationName, OperationResult, OutboundMessage, StoreFacts } from '@app/contracts';
 import type { NetworkMessageRepository } from '@app/database';
-import type { BaileysLibrary, BaileysSocket } from './baileys-library';
+import type { SentMessage } from '../driver';
+import type { BaileysEvents, BaileysLibrary, BaileysSocket } from './baileys-library';
 
 /** What every part of the Baileys driver works with while an instance's socket is open. */
 export interface BaileysContext {
@@ -21,4 +22,19 @@ export interface BaileysContext {
 export interface InboundSink {
   event(event: NormalisedEvent): void;
   learned(facts: StoreFacts): void;
+}
+
+/** Turns the socket's event batches into gateway events and store facts (and keeps recent messages). */
+export interface BaileysInboundPort {
+  process(context: BaileysContext, events: Partial<BaileysEvents>, sink: InboundSink): Promise<void>;
+}
+
+/** Hands one send or message operation to the network. Throws PermanentSendError when it never will succeed. */
+export interface BaileysSenderPort {
+  send(context: BaileysContext, message: OutboundMessage): Promise<SentMessage>;
+}
+
+/** Carries out one network operation (chats, contacts, groups, communities, users, media, newsletters, status, calls). */
+export interface BaileysOperationsPort {
+  perform<N extends OperationName>(context: BaileysContext, name: N, args: OperationArgs<N>): Promise<OperationResult<N>>;
 }
