@@ -100,10 +100,10 @@ describe('BaileysSender: buttons and lists', () => {
 
   afterEach(() => jest.useRealTimers());
 
-  it('relays buttons as a native-flow message under our id, with the <bot> and <biz> nodes of a one-to-one chat', async () => {
+  it('relays buttons as a native-flow message under our id, with the <biz> node (no AI label asked for)', async () => {
     const result = await send('off', buttons(CONTACT));
 
-    expect(socket.relayMessage.mock.calls).toEqual([[CONTACT, BUTTONS_CONTENT, { messageId: ID, additionalNodes: [BOT, BIZ] }]]);
+    expect(socket.relayMessage.mock.calls).toEqual([[CONTACT, BUTTONS_CONTENT, { messageId: ID, additionalNodes: [BIZ] }]]);
     expect(socket.sendMessage).not.toHaveBeenCalled();
     expect(store.saved()).toEqual([networkMessage(CONTACT, ID, BUTTONS_CONTENT)]);
     expect(result).toEqual({
@@ -168,10 +168,23 @@ describe('BaileysSender: buttons and lists', () => {
             },
           },
         },
-        { messageId: ID, additionalNodes: [BOT, BIZ] },
+        { messageId: ID, additionalNodes: [BIZ] },
       ],
     ]);
     expect(result.ownMessage?.data).toMatchObject({ id: ID, type: 'list', text: 'Pick a time slot' });
+  });
+
+  it('adds <bot biz_bot="1"> ahead of <biz> only for an AI-labelled message in a one-to-one chat', async () => {
+    const labelled = (chat: string): OutboundMessage => {
+      const message = buttons(chat);
+      return { ...message, payload: { ...message.payload, aiLabel: true } };
+    };
+    await send('off', labelled(CONTACT));
+    await send('off', labelled(GROUP));
+    expect(socket.relayMessage.mock.calls.map((call) => (call[2] as { additionalNodes: unknown }).additionalNodes)).toEqual([
+      [BOT, BIZ],
+      [BIZ],
+    ]);
   });
 
   it('follows the interactive message with numbered plain text under a derived id (after)', async () => {
@@ -179,7 +192,7 @@ describe('BaileysSender: buttons and lists', () => {
 
     const result = await send('after', buttons(CONTACT));
 
-    expect(socket.relayMessage.mock.calls).toEqual([[CONTACT, BUTTONS_CONTENT, { messageId: ID, additionalNodes: [BOT, BIZ] }]]);
+    expect(socket.relayMessage.mock.calls).toEqual([[CONTACT, BUTTONS_CONTENT, { messageId: ID, additionalNodes: [BIZ] }]]);
     expect(socket.sendMessage.mock.calls).toEqual([[CONTACT, { text: BUTTONS_TEXT, linkPreview: null }, { messageId: TEXT_ID }]]);
     expect(socket.relayMessage.mock.invocationCallOrder[0]).toBeLessThan(socket.sendMessage.mock.invocationCallOrder[0]);
     expect(store.saved().map((message) => message.key.id)).toEqual([ID, TEXT_ID]);

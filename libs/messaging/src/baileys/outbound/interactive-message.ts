@@ -61,11 +61,11 @@ export function interactiveMessage(kind: 'buttons' | 'list', payload: Payload): 
 /**
  * The stanza children that make clients render a native-flow message: without `<biz>` the server accepts it and
  * nobody shows it. The nested `mixed` form is the one measured to deliver for every non-payment button (whatsmeow
- * PR #1235, whatsapp-rust PR #628). One-to-one chats also get `<bot biz_bot="1"/>`, ahead of `<biz>`, as every
- * implementation reported working sends it there; in groups the server does not relay it. That node is also what
- * badges a message as from a bot, so the request's `aiLabel` has nothing left to add on this network.
+ * PR #1235, whatsapp-rust PR #628). `<bot biz_bot="1"/>` ahead of `<biz>` is what badges a message as from a bot, so
+ * it is sent only when the caller asked for the AI label (`aiLabel`), and only in one-to-one chats, as the contract
+ * says; some clients are reported to render one-to-one buttons only with it, which the text fallback covers.
  */
-export function interactiveNodes(chatJid: string, now: Date): BinaryNode[] {
+export function interactiveNodes(chatJid: string, now: Date, aiLabel: boolean): BinaryNode[] {
   const biz: BinaryNode = {
     tag: 'biz',
     attrs: {
@@ -82,5 +82,5 @@ export function interactiveNodes(chatJid: string, now: Date): BinaryNode[] {
       { tag: 'quality_control', attrs: { source_type: 'third_party' } },
     ],
   };
-  return jidKind(chatJid) === 'group' ? [biz] : [{ tag: 'bot', attrs: { biz_bot: '1' } }, biz];
+  return aiLabel && jidKind(chatJid) !== 'group' ? [{ tag: 'bot', attrs: { biz_bot: '1' } }, biz] : [biz];
 }

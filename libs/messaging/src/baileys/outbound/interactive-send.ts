@@ -36,7 +36,7 @@ export async function sendInteractive(
   );
   await context.socket.relayMessage(message.chatJid, generated.message ?? {}, {
     messageId: message.id,
-    additionalNodes: interactiveNodes(message.chatJid, now),
+    additionalNodes: interactiveNodes(message.chatJid, now, message.payload.aiLabel === true),
   });
   await keepSent(context, generated);
   if (fallback === 'after') {
