@@ -19,3 +19,4 @@ export * from './sandbox/sandbox-channels';
 export * from './sandbox/sandbox-status-privacy';
 export * from './baileys/baileys-library';
 export * from './baileys/baileys-context';
+export * from './baileys/inbound';
