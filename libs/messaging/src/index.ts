@@ -20,3 +20,4 @@ export * from './sandbox/sandbox-status-privacy';
 export * from './baileys/baileys-library';
 export * from './baileys/baileys-context';
 export * from './baileys/operations';
+export * from './baileys/inbound';

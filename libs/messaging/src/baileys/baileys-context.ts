@@ -2,6 +2,7 @@ import type { NormalisedEvent, OperationArgs, OperationName, OperationResult, Ou
 import type { NetworkMessageRepository } from '@app/database';
 import type { SentMessage } from '../driver';
 import type { BaileysEvents, BaileysLibrary, BaileysSocket } from './baileys-library';
+import type { RecentIds } from './inbound/recent-ids';
 
 /** What every part of the Baileys driver works with while an instance's socket is open. */
 export interface BaileysContext {
@@ -16,6 +17,11 @@ export interface BaileysContext {
   selfLid?: string;
   /** Recent messages of this instance (retries, quotes, chat ranges). */
   messages: NetworkMessageRepository;
+  /**
+   * Ids of messages the gateway handed to this socket; the sender adds each id before relaying it. Baileys echoes
+   * every send back as an `append` upsert, and the dispatcher already reported it, so inbound mapping leaves those out.
+   */
+  sent?: RecentIds;
 }
 
 /** Where inbound mapping hands its results: gateway events and store facts, in the order they happened. */
