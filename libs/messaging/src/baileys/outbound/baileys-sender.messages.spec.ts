@@ -1,5 +1,6 @@
 import Long from 'long';
 import { PermanentSendError, type OutboundMessage } from '@app/contracts';
+import { RecentIds } from '../inbound/recent-ids';
 import { BaileysSender } from './baileys-sender';
 import {
   CONTACT,
@@ -25,6 +26,16 @@ describe('BaileysSender: new messages', () => {
   beforeEach(() => {
     socket = fakeSocket();
     store = new FakeMessageStore();
+  });
+
+  it('registers the id as its own before the socket sees it, so the echo of the send is not reported again', async () => {
+    const context = { ...fakeContext(socket, store), sent: new RecentIds() };
+    socket.sendMessage.mockImplementationOnce(() => {
+      expect(context.sent.has('3EB0BBBBBBBBBBBBBBBBBB')).toBe(true);
+      return Promise.resolve(networkMessage(CONTACT, '3EB0BBBBBBBBBBBBBBBBBB', { extendedTextMessage: { text: 'hi' } }));
+    });
+    await sender.send(context, { id: '3EB0BBBBBBBBBBBBBBBBBB', kind: 'text', chatJid: CONTACT, payload: { text: 'hi' } });
+    expect(socket.sendMessage).toHaveBeenCalledTimes(1);
   });
 
   describe('text', () => {

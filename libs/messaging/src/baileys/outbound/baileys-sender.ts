@@ -34,6 +34,7 @@ export class BaileysSender implements BaileysSenderPort {
       return sendInteractive(context, { ...message, kind: message.kind }, this.config.interactiveTextFallback);
     }
     const { content, options } = await prepareMessage(context, message);
+    context.sent?.add(message.id);
     const sent = await context.socket.sendMessage(message.chatJid, content, options);
     if (!sent) return {};
     await keepSent(context, sent);

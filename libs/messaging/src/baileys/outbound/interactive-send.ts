@@ -8,6 +8,7 @@ import { ownMessage } from './own-message';
 import { fallbackMessageId, fallbackText } from './text-fallback';
 
 async function sendText(context: BaileysContext, chatJid: string, text: string, messageId: string) {
+  context.sent?.add(messageId);
   const sent = await context.socket.sendMessage(chatJid, { text, linkPreview: null }, { messageId });
   if (sent) await keepSent(context, sent);
   return sent;
@@ -34,6 +35,7 @@ export async function sendInteractive(
     // As sendMessage does: the account's device JID is the participant of our group messages.
     { userJid: context.socket.user?.id ?? context.selfJid, messageId: message.id, timestamp: now },
   );
+  context.sent?.add(message.id);
   await context.socket.relayMessage(message.chatJid, generated.message ?? {}, {
     messageId: message.id,
     additionalNodes: interactiveNodes(message.chatJid, now, message.payload.aiLabel === true),
