@@ -39,6 +39,8 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: boolean;
   keyCacheTtlMs: number;
+  /** Where real-network (Baileys) sockets connect: WhatsApp Web's WebSocket endpoint unless overridden. */
+  baileysWebSocketUrl: string;
 }
 
 /** Every environment variable the gateway reads; `.env.example`, docker-compose and the benches are checked against it. */
@@ -67,6 +69,7 @@ export const CONFIG_VARIABLES = [
   'LOG_LEVEL',
   'TRUST_PROXY',
   'KEY_CACHE_TTL_MS',
+  'BAILEYS_WS_URL',
 ] as const;
 
 /** Names of the variables that hold secrets; their values never appear in logs or error messages. */

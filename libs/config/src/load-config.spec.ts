@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       eventRetentionHours: 72,
       logLevel: 'info',
       trustProxy: false,
+      baileysWebSocketUrl: 'wss://web.whatsapp.com/ws/chat',
     });
     expect(config.encryptionKey).toHaveLength(32);
     expect(Object.isFrozen(config)).toBe(true);

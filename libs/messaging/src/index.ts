@@ -19,3 +19,8 @@ export * from './sandbox/sandbox-channels';
 export * from './sandbox/sandbox-status-privacy';
 export * from './baileys/baileys-library';
 export * from './baileys/baileys-context';
+export * from './baileys/baileys.module';
+export * from './baileys/session/baileys.driver';
+export * from './baileys/session/baileys-session';
+export * from './baileys/session/baileys-settings';
+export * from './baileys/session/baileys-tokens';
