@@ -41,6 +41,8 @@ export interface AppConfig {
   keyCacheTtlMs: number;
   /** Plain-text copy of buttons and lists on the real network (they may not render): none, sent after, or sent instead. */
   interactiveTextFallback: InteractiveTextFallback;
+  /** Where real-network (Baileys) sockets connect: WhatsApp Web's WebSocket endpoint unless overridden. */
+  baileysWebSocketUrl: string;
 }
 
 export const INTERACTIVE_TEXT_FALLBACKS = ['off', 'after', 'instead'] as const;
@@ -73,6 +75,7 @@ export const CONFIG_VARIABLES = [
   'TRUST_PROXY',
   'KEY_CACHE_TTL_MS',
   'INTERACTIVE_TEXT_FALLBACK',
+  'BAILEYS_WS_URL',
 ] as const;
 
 /** Names of the variables that hold secrets; their values never appear in logs or error messages. */

@@ -38,6 +38,7 @@ describe('loadConfig', () => {
       logLevel: 'info',
       trustProxy: false,
       interactiveTextFallback: 'after',
+      baileysWebSocketUrl: 'wss://web.whatsapp.com/ws/chat',
     });
     expect(config.encryptionKey).toHaveLength(32);
     expect(Object.isFrozen(config)).toBe(true);

@@ -21,3 +21,8 @@ export * from './baileys/baileys-library';
 export * from './baileys/baileys-context';
 export * from './baileys/operations';
 export * from './baileys/inbound';
+export * from './baileys/baileys.module';
+export * from './baileys/session/baileys.driver';
+export * from './baileys/session/baileys-session';
+export * from './baileys/session/baileys-settings';
+export * from './baileys/session/baileys-tokens';

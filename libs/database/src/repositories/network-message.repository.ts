@@ -40,6 +40,13 @@ export class NetworkMessageRepository {
     });
   }
 
+  /** The newest `perChat` messages of every chat the instance keeps messages of; newest first within each chat. */
+  async recentPerChat(instanceId: string, perChat: number): Promise<NetworkMessageRecord[]> {
+    const chats = await this.prisma.networkMessage.findMany({ where: { instanceId }, distinct: ['chatJid'], select: { chatJid: true } });
+    const perChatLists = await Promise.all(chats.map(({ chatJid }) => this.latest(instanceId, chatJid, perChat)));
+    return perChatLists.flat();
+  }
+
   async forgetChat(instanceId: string, chatJid: string): Promise<void> {
     await this.prisma.networkMessage.deleteMany({ where: { instanceId, chatJid } });
   }

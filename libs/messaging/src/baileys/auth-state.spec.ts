@@ -117,4 +117,13 @@ describe('loadAuthState', () => {
     expect(store.creds).toBeNull();
     expect(store.rows.size).toBe(0);
   });
+
+  it('clears only after a credential save still in flight, which would otherwise bring them back', async () => {
+    const store = new MemoryStore();
+    const auth = await loadAuthState({ instanceId: 'ins_1', store, initCredentials: fresh });
+    void auth.saveCreds();
+    await auth.clear();
+    expect(store.credentialSaves).toHaveLength(1);
+    expect(store.creds).toBeNull();
+  });
 });

@@ -72,6 +72,10 @@ export async function loadAuthState<Credentials extends object>(options: AuthSta
       credentialWrites = credentialWrites.catch(() => undefined).then(() => store.saveCredentials(instanceId, snapshot));
       return credentialWrites;
     },
-    clear: () => store.clear(instanceId),
+    async clear() {
+      // A save still in flight would otherwise land after the delete and bring the dead credentials back.
+      await credentialWrites.catch(() => undefined);
+      await store.clear(instanceId);
+    },
   };
 }
