@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { InstanceSessions } from './sessions/instance-sessions.service';
+import { InstanceSessions, type PendingReconnect } from './sessions/instance-sessions.service';
 import { ShardCoordinator } from './shards/shard-coordinator';
 
 /** What this worker owns right now, for operators and the failover tests. */
@@ -11,7 +11,12 @@ export class WorkerStatusController {
   ) {}
 
   @Get()
-  status(): { workerId: string; shards: number[]; sessions: number } {
-    return { workerId: this.coordinator.workerId, shards: this.coordinator.owned(), sessions: this.sessions.count() };
+  status(): { workerId: string; shards: number[]; sessions: number; reconnecting: PendingReconnect[] } {
+    return {
+      workerId: this.coordinator.workerId,
+      shards: this.coordinator.owned(),
+      sessions: this.sessions.count(),
+      reconnecting: this.sessions.reconnecting(),
+    };
   }
 }

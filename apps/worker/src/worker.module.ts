@@ -1,7 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { ConfigModule, type AppConfig } from '@app/config';
 import { DatabaseModule } from '@app/database';
-import { MessagingModule } from '@app/messaging';
+import { BaileysModule, MessagingModule } from '@app/messaging';
 import { ObservabilityModule, loggerModule } from '@app/observability';
 import { RedisModule, WebhookQueue } from '@app/redis';
 import { MediaResolver } from './dispatch/media-resolver';
@@ -40,6 +40,7 @@ export class WorkerModule {
         RedisModule,
         ObservabilityModule,
         MessagingModule,
+        BaileysModule,
       ],
       controllers: [WorkerStatusController],
       providers: [

@@ -39,7 +39,14 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   trustProxy: boolean;
   keyCacheTtlMs: number;
+  /** Plain-text copy of buttons and lists on the real network (they may not render): none, sent after, or sent instead. */
+  interactiveTextFallback: InteractiveTextFallback;
+  /** Where real-network (Baileys) sockets connect: WhatsApp Web's WebSocket endpoint unless overridden. */
+  baileysWebSocketUrl: string;
 }
+
+export const INTERACTIVE_TEXT_FALLBACKS = ['off', 'after', 'instead'] as const;
+export type InteractiveTextFallback = (typeof INTERACTIVE_TEXT_FALLBACKS)[number];
 
 /** Every environment variable the gateway reads; `.env.example`, docker-compose and the benches are checked against it. */
 export const CONFIG_VARIABLES = [
@@ -67,6 +74,8 @@ export const CONFIG_VARIABLES = [
   'LOG_LEVEL',
   'TRUST_PROXY',
   'KEY_CACHE_TTL_MS',
+  'INTERACTIVE_TEXT_FALLBACK',
+  'BAILEYS_WS_URL',
 ] as const;
 
 /** Names of the variables that hold secrets; their values never appear in logs or error messages. */

@@ -37,6 +37,8 @@ describe('loadConfig', () => {
       eventRetentionHours: 72,
       logLevel: 'info',
       trustProxy: false,
+      interactiveTextFallback: 'after',
+      baileysWebSocketUrl: 'wss://web.whatsapp.com/ws/chat',
     });
     expect(config.encryptionKey).toHaveLength(32);
     expect(Object.isFrozen(config)).toBe(true);
@@ -85,5 +87,12 @@ describe('loadConfig', () => {
         `WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of at most 50 delays in seconds (0 to 604800), got "${bad}"`,
       ]);
     }
+  });
+
+  it('reads the plain-text fallback of buttons and lists', () => {
+    expect(loadConfig({ ...minimal, INTERACTIVE_TEXT_FALLBACK: 'Instead' }).interactiveTextFallback).toBe('instead');
+    expect(problemsOf({ ...minimal, INTERACTIVE_TEXT_FALLBACK: 'both' })).toEqual([
+      'INTERACTIVE_TEXT_FALLBACK must be one of off, after, instead, got "both"',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import type { AppConfig } from './app-config';
+import { INTERACTIVE_TEXT_FALLBACKS, type AppConfig } from './app-config';
 
 type Env = Record<string, string | undefined>;
 
@@ -157,6 +157,8 @@ function readAll(read: EnvReader): AppConfig {
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: read.bool('TRUST_PROXY', false),
     keyCacheTtlMs: read.int('KEY_CACHE_TTL_MS', 30_000, 0, 3_600_000),
+    interactiveTextFallback: read.oneOf('INTERACTIVE_TEXT_FALLBACK', INTERACTIVE_TEXT_FALLBACKS, 'after'),
+    baileysWebSocketUrl: read.url('BAILEYS_WS_URL', 'wss://web.whatsapp.com/ws/chat', ['wss', 'ws']),
   };
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(config.queuePrefix)) read.problems.push('QUEUE_PREFIX must be 1-32 letters, digits, "-" or "_"');
   if (config.port !== 0 && config.port === config.workerHealthPort) read.problems.push('PORT and WORKER_HEALTH_PORT must differ');

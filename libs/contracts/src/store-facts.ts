@@ -14,6 +14,24 @@ export interface ContactFact {
   businessName?: string | null;
 }
 
+/** A chat as the network lists it (history sync, the phone's chat list); fields left out stay as they were. */
+export interface ChatFact {
+  /** A group's JID, or a person's phone-number JID when known, else their LID. */
+  jid: string;
+  lid?: string;
+  isGroup: boolean;
+  archived?: boolean;
+  pinned?: boolean;
+  muted?: boolean;
+  /** ISO time the mute ends; null: not muted, or muted until unmuted. */
+  muteEndTime?: string | null;
+  read?: boolean;
+  ephemeralSeconds?: number;
+  /** ISO time of the chat's latest message. */
+  lastActivity?: string;
+}
+
 export interface StoreFacts {
   contacts?: ContactFact[];
+  chats?: ChatFact[];
 }

@@ -9,6 +9,8 @@ import { EventStreamRepository } from './repositories/event-stream.repository';
 import { InstanceLifecycleRepository } from './repositories/instance-lifecycle.repository';
 import { InstanceRepository } from './repositories/instance.repository';
 import { MediaRepository } from './repositories/media.repository';
+import { NetworkAuthRepository } from './repositories/network-auth.repository';
+import { NetworkMessageRepository } from './repositories/network-message.repository';
 import { MessageRepository } from './repositories/message.repository';
 import { ChatStoreRepository } from './repositories/chat-store.repository';
 import { ContactStoreRepository } from './repositories/contact-store.repository';
@@ -32,6 +34,8 @@ const repositories = [
   MessageRepository,
   MediaRepository,
   WebhookDeliveryRepository,
+  NetworkAuthRepository,
+  NetworkMessageRepository,
 ];
 
 @Global()

@@ -7,6 +7,8 @@ export type CloseReason =
   | 'pairing_timeout' // nobody scanned the QR in time
   | 'pairing_failed' // the phone tried to pair and the network refused it
   | 'replaced' // another connection took over this identity
+  | 'refused' // the network refuses this device (account banned or restricted, multi-device mismatch): no reconnect
+  | 'outdated' // the network refused this client's version: reconnect, but only after a long backoff
   | 'stopped'; // we closed it ourselves
 
 export interface SessionIdentity {
@@ -20,7 +22,8 @@ export interface SessionHooks {
   opened(info: { deviceId: string; isNewLogin: boolean }): void;
   /**
    * The link closed. `detail`: for `logged_out` the reason code of the `logged_out` event (`user_logged_out`,
-   * `api_logout`, ...); for `pairing_failed` and `replaced` the error of `login_error`, with the device concerned.
+   * `api_logout`, ...); for `pairing_failed`, `replaced` and `refused` the error of `login_error`, with the device
+   * concerned; otherwise what happened, for the logs.
    */
   closed(reason: CloseReason, detail?: string, deviceId?: string): void;
   /** A network happening, built with `normalise` so every driver's events have the same payloads. */
@@ -29,6 +32,8 @@ export interface SessionHooks {
   learned(facts: StoreFacts): void;
   /** Whether the instance wants the network's chat history now (its effective `historySync` setting). */
   historySyncEnabled(): Promise<boolean>;
+  /** Whether this worker still holds the lease on the instance; a link taken over by another connection is retried only then. */
+  holdsLease(): boolean;
 }
 
 /** One instance's connection to the network. Outcomes arrive through the hooks, not the return values. */

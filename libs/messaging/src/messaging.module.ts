@@ -24,6 +24,7 @@ import { SandboxUserOperations } from './sandbox/operations/user-operations';
 import { SandboxCallOperations } from './sandbox/operations/call-operations';
 import { SandboxMediaOperations } from './sandbox/operations/media-operations';
 import { SandboxDriver } from './sandbox/sandbox.driver';
+import { BAILEYS_OPERATION_PROVIDERS, BaileysOperations } from './baileys/operations';
 
 @Module({
   providers: [
@@ -52,6 +53,7 @@ import { SandboxDriver } from './sandbox/sandbox.driver';
     SandboxChannels,
     SandboxStatusPrivacy,
     SandboxStatusMedia,
+    ...BAILEYS_OPERATION_PROVIDERS,
   ],
   exports: [
     SandboxNetwork,
@@ -63,6 +65,7 @@ import { SandboxDriver } from './sandbox/sandbox.driver';
     SandboxProfiles,
     SandboxChannels,
     SandboxStatusPrivacy,
+    BaileysOperations,
   ],
 })
 export class MessagingModule {}

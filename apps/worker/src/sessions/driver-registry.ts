@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { AppError } from '@app/contracts';
-import { SandboxDriver, type NetworkDriver } from '@app/messaging';
+import { BaileysDriver, SandboxDriver, type NetworkDriver } from '@app/messaging';
 
-/** Instances choose their network by their sandbox flag. */
+/** Instances choose their network by their sandbox flag: the simulated one, or the real one through Baileys. */
 @Injectable()
 export class DriverRegistry {
-  constructor(private readonly sandbox: SandboxDriver) {}
+  constructor(
+    private readonly sandbox: SandboxDriver,
+    private readonly baileys: BaileysDriver,
+  ) {}
 
   for(instance: { sandbox: boolean }): NetworkDriver {
-    if (instance.sandbox) return this.sandbox;
-    // The real-network driver is not part of this build yet; such instances cannot connect.
-    throw new AppError('instance_unavailable');
+    return instance.sandbox ? this.sandbox : this.baileys;
   }
 }

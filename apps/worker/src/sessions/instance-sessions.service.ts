@@ -10,7 +10,11 @@ import { StatusStore } from './status-store';
 
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
+/** After the network refused the client version: retrying sooner would only be refused again. */
+const OUTDATED_BACKOFF_MS = 5 * 60_000;
 const QR_WAIT_MS = 5_000;
+/** Connection attempts an unpaired instance makes for a pairing before it waits for the next QR or pair-code request. */
+const PAIRING_ATTEMPTS = 5;
 
 interface ManagedSession {
   instance: OwnedInstance;
@@ -19,12 +23,27 @@ interface ManagedSession {
   deviceId: string | null;
   failures: number;
   reconnectTimer?: NodeJS.Timeout;
+  /** The pending reconnect, while one is scheduled. */
+  reconnect?: PendingReconnect;
   stopped: boolean;
 }
 
-/** Jittered exponential backoff, so a network-wide outage does not reconnect every instance in the same instant. */
-export function reconnectDelay(failures: number, random = Math.random): number {
-  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** failures);
+/** A scheduled reconnect, as the worker's status endpoint shows it. */
+export interface PendingReconnect {
+  instanceId: string;
+  /** Which reconnect this is since the link was last up (1 for the first). */
+  attempt: number;
+  delayMs: number;
+  at: string;
+  reason: string;
+}
+
+/**
+ * Jittered exponential backoff, so a network-wide outage does not reconnect every instance in the same instant.
+ * `minimumMs` raises the base before the jitter (a refused client version waits long whatever the count).
+ */
+export function reconnectDelay(failures: number, random = Math.random, minimumMs = 0): number {
+  const base = Math.max(minimumMs, Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** failures));
   return Math.round(base * (0.8 + 0.4 * random()));
 }
 
@@ -38,6 +57,7 @@ export class InstanceSessions {
   private readonly sessions = new Map<string, ManagedSession>();
   private readonly lanes = new SerialLanes();
   private readonly connectedListeners: ((instanceId: string) => void)[] = [];
+  private holdsShard: (shard: number) => boolean = () => false;
 
   constructor(
     private readonly instances: InstanceLifecycleRepository,
@@ -49,6 +69,16 @@ export class InstanceSessions {
 
   count(): number {
     return this.sessions.size;
+  }
+
+  /** How a session learns whether this worker still holds its shard's lease (set by the shard coordinator). */
+  setOwnershipCheck(holds: (shard: number) => boolean): void {
+    this.holdsShard = holds;
+  }
+
+  /** The reconnects scheduled right now: for the worker's status endpoint, so a backoff can be watched. */
+  reconnecting(): PendingReconnect[] {
+    return [...this.sessions.values()].flatMap((managed) => (managed.reconnect ? [managed.reconnect] : []));
   }
 
   /** Called whenever an instance's link opens (e.g. to send what was accepted while it was down). */
@@ -76,7 +106,7 @@ export class InstanceSessions {
       instances.map(async (instance) => {
         // A pairing attempt belonged to the previous owner's session; the client asks for a new QR code.
         if (instance.status === 'pairing') await this.statuses.set(instance.id, 'unpaired', null);
-        else if (isPaired(instance.status) && instance.sandbox)
+        else if (isPaired(instance.status))
           await this.start(instance).catch((error: Error) => this.logger.warn(`${instance.id}: ${error.message}`));
       }),
     );
@@ -145,6 +175,7 @@ export class InstanceSessions {
     if (!managed || managed.stopped || managed.status === 'connected') return;
     if (managed.reconnectTimer) clearTimeout(managed.reconnectTimer);
     managed.reconnectTimer = undefined;
+    managed.reconnect = undefined;
     void this.connect(managed);
   }
 
@@ -178,14 +209,14 @@ export class InstanceSessions {
     try {
       await managed.session.connect();
     } catch (error) {
-      this.logger.warn(`${managed.instance.id}: connect failed: ${(error as Error).message}`);
-      this.scheduleReconnect(managed);
+      this.onClosed(managed, 'network', `connect failed: ${(error as Error).message}`);
     }
   }
 
   private async stop(managed: ManagedSession): Promise<void> {
     managed.stopped = true;
     if (managed.reconnectTimer) clearTimeout(managed.reconnectTimer);
+    managed.reconnect = undefined;
     if (this.sessions.get(managed.instance.id) === managed) this.sessions.delete(managed.instance.id);
     await managed.session.close().catch((error: Error) => this.logger.warn(`${managed.instance.id}: close failed: ${error.message}`));
   }
@@ -194,6 +225,7 @@ export class InstanceSessions {
     const id = managed.instance.id;
     return {
       qr: () => {
+        managed.failures = 0;
         if (managed.status !== 'pairing') this.transition(managed, 'pairing');
       },
       opened: ({ deviceId, isNewLogin }) => {
@@ -211,6 +243,7 @@ export class InstanceSessions {
           .catch((error: Error) => this.logger.error(`${id}: facts not stored: ${error.message}`));
       },
       historySyncEnabled: () => this.instances.historySync(id),
+      holdsLease: () => this.holdsShard(managed.instance.shard),
     };
   }
 
@@ -241,10 +274,21 @@ export class InstanceSessions {
           normalise.loginError({ deviceId: deviceId ?? managed.deviceId ?? undefined, error: detail ?? 'connection replaced' }),
         );
         return;
+      case 'refused':
+        void this.stop(managed);
+        this.transition(managed, isPaired(managed.status) || managed.deviceId ? 'disconnected' : 'unpaired');
+        this.recordEvent(
+          id,
+          normalise.loginError({ deviceId: deviceId ?? managed.deviceId ?? undefined, error: detail ?? 'refused by the network' }),
+        );
+        return;
       case 'network':
+      case 'outdated':
         if (isPaired(managed.status) || managed.deviceId) {
           this.transition(managed, 'disconnected');
-          this.scheduleReconnect(managed);
+          this.scheduleReconnect(managed, reason, detail);
+        } else {
+          this.retryPairing(managed, reason, detail);
         }
         return;
       case 'stopped':
@@ -252,12 +296,34 @@ export class InstanceSessions {
     }
   }
 
-  private scheduleReconnect(managed: ManagedSession): void {
+  /**
+   * A pairing whose connection failed tries again a few times with backoff, then stops, so that an unreachable network
+   * costs a bounded number of attempts per QR or pair-code request rather than a loop that never ends.
+   */
+  private retryPairing(managed: ManagedSession, reason: CloseReason, detail?: string): void {
+    if (managed.status === 'pairing') this.transition(managed, 'unpaired');
+    if (managed.failures < PAIRING_ATTEMPTS) return this.scheduleReconnect(managed, reason, detail);
+    this.logger.warn(`${managed.instance.id}: pairing stopped after ${managed.failures} failed connection attempts (${detail ?? reason})`);
+    void this.stop(managed);
+  }
+
+  private scheduleReconnect(managed: ManagedSession, reason: CloseReason, detail?: string): void {
     if (managed.stopped || managed.reconnectTimer) return;
-    const delay = reconnectDelay(managed.failures);
+    const delay = reconnectDelay(managed.failures, Math.random, reason === 'outdated' ? OUTDATED_BACKOFF_MS : 0);
     managed.failures += 1;
+    const id = managed.instance.id;
+    const why = detail ?? reason;
+    managed.reconnect = {
+      instanceId: id,
+      attempt: managed.failures,
+      delayMs: delay,
+      at: new Date(Date.now() + delay).toISOString(),
+      reason: why,
+    };
+    this.logger.warn(`${id}: link down (${why}); reconnect attempt ${managed.failures} in ${delay} ms`);
     managed.reconnectTimer = setTimeout(() => {
       managed.reconnectTimer = undefined;
+      managed.reconnect = undefined;
       void this.connect(managed);
     }, delay);
     managed.reconnectTimer.unref();

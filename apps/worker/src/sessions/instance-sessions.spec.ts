@@ -1,4 +1,12 @@
-import { reconnectDelay } from './instance-sessions.service';
+import { Logger } from '@nestjs/common';
+import { AppError, type InstanceStatus } from '@app/contracts';
+import type { InstanceLifecycleRepository, OwnedInstance } from '@app/database';
+import type { BaileysDriver, NetworkDriver, NetworkSession, SandboxDriver, SessionHooks } from '@app/messaging';
+import type { StoreProjector } from '../store/store-projector';
+import { DriverRegistry } from './driver-registry';
+import type { EventRecorder } from './event-recorder';
+import { InstanceSessions, reconnectDelay } from './instance-sessions.service';
+import type { StatusStore } from './status-store';
 
 describe('reconnectDelay', () => {
   it('doubles from half a second up to 30 seconds', () => {
@@ -11,5 +19,221 @@ describe('reconnectDelay', () => {
   it('spreads retries by ±20 % so instances do not reconnect in lockstep', () => {
     expect(reconnectDelay(3, () => 0)).toBe(3200);
     expect(reconnectDelay(3, () => 0.999999)).toBe(4800);
+  });
+
+  it('waits at least the given minimum, jittered too', () => {
+    expect(reconnectDelay(0, () => 0.5, 300_000)).toBe(300_000);
+    expect(reconnectDelay(0, () => 0, 300_000)).toBe(240_000);
+  });
+});
+
+describe('DriverRegistry', () => {
+  it('gives sandbox instances the simulated network and every other instance the real one', () => {
+    const sandbox = { kind: 'sandbox' } as SandboxDriver;
+    const baileys = { kind: 'baileys' } as BaileysDriver;
+    const registry = new DriverRegistry(sandbox, baileys);
+    expect(registry.for({ sandbox: true })).toBe(sandbox);
+    expect(registry.for({ sandbox: false })).toBe(baileys);
+  });
+});
+
+/** A driver whose sessions the test drives through the hooks they were given. */
+function fakeDriver() {
+  const created: { hooks: SessionHooks; session: jest.Mocked<NetworkSession> }[] = [];
+  const driver: NetworkDriver = {
+    kind: 'baileys',
+    createSession: (_identity, hooks) => {
+      const session = {
+        connect: jest.fn(() => Promise.resolve()),
+        close: jest.fn(() => Promise.resolve()),
+        logout: jest.fn(() => Promise.resolve()),
+        currentQr: jest.fn(() => undefined),
+        requestPairCode: jest.fn(),
+        send: jest.fn(),
+        perform: jest.fn(),
+        flushHistory: jest.fn(),
+      } as unknown as jest.Mocked<NetworkSession>;
+      created.push({ hooks, session });
+      return session;
+    },
+  };
+  return { driver, created };
+}
+
+function harness(instances: OwnedInstance[]) {
+  const { driver, created } = fakeDriver();
+  const statuses: [string, InstanceStatus, string | null][] = [];
+  const events: [string, string, unknown][] = [];
+  const repository = {
+    find: jest.fn((id: string) => Promise.resolve(instances.find((instance) => instance.id === id) ?? null)),
+    inShard: jest.fn((shard: number) => Promise.resolve(instances.filter((instance) => instance.shard === shard))),
+    historySync: jest.fn(() => Promise.resolve(false)),
+  };
+  const statusStore = {
+    set: jest.fn((id: string, status: InstanceStatus, deviceId: string | null) => {
+      statuses.push([id, status, deviceId]);
+      return Promise.resolve();
+    }),
+  };
+  const recorder = {
+    record: jest.fn((id: string, type: string, data: unknown) => {
+      events.push([id, type, data]);
+      return Promise.resolve();
+    }),
+  };
+  const store = { apply: jest.fn(() => Promise.resolve()), learn: jest.fn(() => Promise.resolve()) };
+  const sessions = new InstanceSessions(
+    repository as unknown as InstanceLifecycleRepository,
+    { for: () => driver } as unknown as DriverRegistry,
+    statusStore as unknown as StatusStore,
+    recorder as unknown as EventRecorder,
+    store as unknown as StoreProjector,
+  );
+  return { sessions, created, statuses, events };
+}
+
+const real = (id: string, status: InstanceStatus, deviceId: string | null = null): OwnedInstance => ({
+  id,
+  customerId: 'cus_1',
+  shard: 3,
+  sandbox: false,
+  status,
+  deviceId,
+});
+
+async function flush(): Promise<void> {
+  for (let i = 0; i < 5; i++) await Promise.resolve();
+}
+
+describe('InstanceSessions with the real network', () => {
+  let warnings: string[];
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    warnings = [];
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: string) => void warnings.push(message));
+  });
+
+  afterEach(() => {
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  it('opens the paired real instances of an acquired shard; a pairing in progress goes back to unpaired', async () => {
+    const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net'), real('ins_b', 'pairing'), real('ins_c', 'unpaired')]);
+    await h.sessions.openShard(3);
+    await flush();
+    expect(h.created).toHaveLength(1);
+    expect(h.created[0].session.connect).toHaveBeenCalledTimes(1);
+    expect(h.statuses).toEqual([
+      ['ins_b', 'unpaired', null],
+      ['ins_a', 'connecting', '447700900123:4@s.whatsapp.net'],
+    ]);
+  });
+
+  it('backs a paired instance off with growing, jittered delays, visible in its status, the logs and the reconnect list', async () => {
+    jest.spyOn(Math, 'random').mockReturnValue(0.5);
+    const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
+    await h.sessions.openShard(3);
+    const { hooks, session } = h.created[0];
+    for (const expected of [500, 1000, 2000]) {
+      hooks.closed('network', 'WebSocket Error (connect ECONNREFUSED 127.0.0.1:9) (408)');
+      await flush();
+      expect(h.sessions.reconnecting()).toEqual([
+        {
+          instanceId: 'ins_a',
+          attempt: expected === 500 ? 1 : expected === 1000 ? 2 : 3,
+          delayMs: expected,
+          at: expect.any(String),
+          reason: 'WebSocket Error (connect ECONNREFUSED 127.0.0.1:9) (408)',
+        },
+      ]);
+      jest.advanceTimersByTime(expected - 1);
+      const before = session.connect.mock.calls.length;
+      jest.advanceTimersByTime(1);
+      await flush();
+      expect(session.connect.mock.calls.length).toBe(before + 1);
+    }
+    expect(warnings).toEqual([
+      'ins_a: link down (WebSocket Error (connect ECONNREFUSED 127.0.0.1:9) (408)); reconnect attempt 1 in 500 ms',
+      'ins_a: link down (WebSocket Error (connect ECONNREFUSED 127.0.0.1:9) (408)); reconnect attempt 2 in 1000 ms',
+      'ins_a: link down (WebSocket Error (connect ECONNREFUSED 127.0.0.1:9) (408)); reconnect attempt 3 in 2000 ms',
+    ]);
+    expect(h.statuses.map(([, status]) => status)).toEqual([
+      'connecting',
+      'disconnected',
+      'connecting',
+      'disconnected',
+      'connecting',
+      'disconnected',
+      'connecting',
+    ]);
+    hooks.opened({ deviceId: '447700900123:4@s.whatsapp.net', isNewLogin: false });
+    hooks.closed('network', 'Connection was lost (408)');
+    expect(h.sessions.reconnecting()[0]).toMatchObject({ attempt: 1, delayMs: 500 });
+  });
+
+  it('waits at least minutes after the network refused the client version', async () => {
+    jest.spyOn(Math, 'random').mockReturnValue(0.5);
+    const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
+    await h.sessions.openShard(3);
+    h.created[0].hooks.closed('outdated', 'the network refused this client version: Connection Failure (405)');
+    expect(h.sessions.reconnecting()[0]).toMatchObject({ attempt: 1, delayMs: 300_000 });
+  });
+
+  it('gives a pairing that cannot connect a few attempts, then stops; the QR request answers 503', async () => {
+    jest.spyOn(Math, 'random').mockReturnValue(0.5);
+    const h = harness([real('ins_a', 'unpaired')]);
+    const qr = h.sessions.qr('ins_a');
+    await flush();
+    const { hooks, session } = h.created[0];
+    for (const delay of [500, 1000, 2000, 4000, 8000]) {
+      hooks.closed('network', 'WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com) (408)');
+      jest.advanceTimersByTime(delay);
+      await flush();
+    }
+    hooks.closed('network', 'WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com) (408)');
+    expect(session.connect).toHaveBeenCalledTimes(6);
+    expect(session.close).toHaveBeenCalledTimes(1);
+    expect(warnings.at(-1)).toBe(
+      'ins_a: pairing stopped after 5 failed connection attempts (WebSocket Error (getaddrinfo ENOTFOUND web.whatsapp.com) (408))',
+    );
+    jest.advanceTimersByTime(100);
+    await expect(qr).rejects.toEqual(new AppError('instance_unavailable'));
+    expect(h.statuses).toEqual([]);
+    expect(h.sessions.count()).toBe(0);
+  });
+
+  it('stops a refused device and reports login_error, without reconnecting', async () => {
+    const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
+    await h.sessions.openShard(3);
+    const { hooks, session } = h.created[0];
+    hooks.closed(
+      'refused',
+      'the network refused the account (banned or restricted): Connection Failure (403)',
+      '447700900123:4@s.whatsapp.net',
+    );
+    await flush();
+    jest.advanceTimersByTime(60_000);
+    expect(session.close).toHaveBeenCalledTimes(1);
+    expect(session.connect).toHaveBeenCalledTimes(1);
+    expect(h.statuses.at(-1)).toEqual(['ins_a', 'disconnected', '447700900123:4@s.whatsapp.net']);
+    expect(h.events).toEqual([
+      [
+        'ins_a',
+        'login_error',
+        { id: '447700900123:4@s.whatsapp.net', error: 'the network refused the account (banned or restricted): Connection Failure (403)' },
+      ],
+    ]);
+  });
+
+  it("tells sessions whether this worker still holds their shard's lease", async () => {
+    const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
+    let held = true;
+    h.sessions.setOwnershipCheck((shard) => shard === 3 && held);
+    await h.sessions.openShard(3);
+    expect(h.created[0].hooks.holdsLease()).toBe(true);
+    held = false;
+    expect(h.created[0].hooks.holdsLease()).toBe(false);
   });
 });

@@ -32,6 +32,7 @@ export class ShardCoordinator {
     const holds = (shard: number) => this.ownership?.holds(shard) ?? false;
     this.commands.setHandler((request) => this.router.handle(request, holds));
     this.dispatcher.setOwnershipCheck(holds);
+    this.sessions.setOwnershipCheck(holds);
     const connection = this.redis.connect('shards', { maxRetriesPerRequest: 1 });
     this.ownership = new ShardOwnership(
       {

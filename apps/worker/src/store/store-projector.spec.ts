@@ -86,3 +86,41 @@ describe('StoreProjector', () => {
     await expect(failing.apply('ins_1', message)).resolves.toBeUndefined();
   });
 });
+
+describe('StoreProjector facts', () => {
+  it('stores a chat the network lists with its activity, settings and LID', async () => {
+    const calls: unknown[][] = [];
+    const record =
+      (name: string) =>
+      (...args: unknown[]) => {
+        calls.push([name, ...args]);
+        return Promise.resolve();
+      };
+    const chats = {
+      touch: record('touch'),
+      applySettings: record('applySettings'),
+      setLid: record('setLid'),
+    } as unknown as ChatStoreRepository;
+    const projector = new StoreProjector(chats, {} as ContactStoreRepository);
+    await projector.learn('ins_1', {
+      chats: [
+        {
+          jid: ANN,
+          lid: '111@lid',
+          isGroup: false,
+          archived: true,
+          muted: true,
+          muteEndTime: '2026-11-22T11:00:00.000Z',
+          lastActivity: '2026-11-22T09:00:00.000Z',
+        },
+        { jid: '120363000000000001@g.us', isGroup: true },
+      ],
+    });
+    expect(calls).toEqual([
+      ['touch', 'ins_1', ANN, false, new Date('2026-11-22T09:00:00.000Z')],
+      ['applySettings', 'ins_1', ANN, false, { archived: true, muted: true, muteEndTime: new Date('2026-11-22T11:00:00.000Z') }],
+      ['setLid', 'ins_1', ANN, '111@lid'],
+      ['touch', 'ins_1', '120363000000000001@g.us', true, null],
+    ]);
+  });
+});

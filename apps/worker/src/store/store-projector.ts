@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import {
   jidKind,
+  type ChatFact,
   type EphemeralTimer,
   type EventIdentity,
   type EventPayloads,
@@ -71,10 +72,26 @@ export class StoreProjector {
         await this.contacts.upsert(instanceId, jid, patch);
         if (patch.lid) await this.chats.setLid(instanceId, jid, patch.lid);
       }
+      for (const chat of facts.chats ?? []) await this.chat(instanceId, chat);
       for (const projection of this.projections) await projection.learn?.(instanceId, facts);
     } catch (error) {
       this.logger.error(`${instanceId}: facts not applied to the store: ${(error as Error).message}`);
     }
+  }
+
+  /** A chat as the network lists it: it exists, with its latest activity and whatever settings came along. */
+  private async chat(instanceId: string, chat: ChatFact): Promise<void> {
+    await this.chats.touch(instanceId, chat.jid, chat.isGroup, timeOf(chat.lastActivity));
+    const patch: ChatSettingsPatch = {
+      ...(chat.archived !== undefined ? { archived: chat.archived } : {}),
+      ...(chat.pinned !== undefined ? { pinned: chat.pinned } : {}),
+      ...(chat.muted !== undefined ? { muted: chat.muted } : {}),
+      ...(chat.muteEndTime !== undefined ? { muteEndTime: chat.muteEndTime ? new Date(chat.muteEndTime) : null } : {}),
+      ...(chat.read !== undefined ? { read: chat.read } : {}),
+      ...(chat.ephemeralSeconds !== undefined ? { ephemeralSeconds: chat.ephemeralSeconds } : {}),
+    };
+    if (Object.keys(patch).length > 0) await this.chats.applySettings(instanceId, chat.jid, chat.isGroup, patch);
+    if (chat.lid && chat.lid !== chat.jid) await this.chats.setLid(instanceId, chat.jid, chat.lid);
   }
 
   private async project(instanceId: string, event: NormalisedEvent): Promise<void> {

@@ -17,6 +17,7 @@ function harness(device: { deviceId: string | null; online: boolean }, historySy
     learned: () => undefined,
     event: (event) => calls.push(`event ${event.eventType}`),
     historySyncEnabled: () => Promise.resolve(historySync),
+    holdsLease: () => true,
   };
   const history = normalise.messageHistorySync([
     {

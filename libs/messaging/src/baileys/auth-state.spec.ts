@@ -1,0 +1,129 @@
+import type { NetworkKeyWrite } from '@app/database';
+import { loadAuthState, type AuthStore } from './auth-state';
+import { bufferJson } from './buffer-json';
+
+class MemoryStore implements AuthStore {
+  creds: string | null = null;
+  readonly rows = new Map<string, string>();
+  readonly writes: NetworkKeyWrite[][] = [];
+  readonly credentialSaves: string[] = [];
+
+  credentials(): Promise<string | null> {
+    return Promise.resolve(this.creds);
+  }
+
+  async saveCredentials(_instanceId: string, json: string): Promise<void> {
+    // The first save is slow: a later save must still land after it.
+    if (this.credentialSaves.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    this.credentialSaves.push(json);
+    this.creds = json;
+  }
+
+  keys(_instanceId: string, type: string, ids: string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    for (const id of ids) {
+      const value = this.rows.get(`${type}/${id}`);
+      if (value !== undefined) found.set(id, value);
+    }
+    return Promise.resolve(found);
+  }
+
+  writeKeys(_instanceId: string, writes: NetworkKeyWrite[]): Promise<void> {
+    this.writes.push(writes);
+    for (const write of writes) {
+      if (write.value === null) this.rows.delete(`${write.type}/${write.id}`);
+      else this.rows.set(`${write.type}/${write.id}`, write.value);
+    }
+    return Promise.resolve();
+  }
+
+  clear(): Promise<void> {
+    this.creds = null;
+    this.rows.clear();
+    return Promise.resolve();
+  }
+}
+
+const fresh = () => ({
+  noiseKey: { private: Buffer.from([1, 2, 3]), public: Buffer.from([4, 5]) },
+  registered: false,
+  me: undefined as unknown,
+});
+
+describe('bufferJson', () => {
+  it('round-trips Buffers and Uint8Arrays in the form Baileys stores them', () => {
+    const value = { a: Buffer.from('hello'), b: new Uint8Array([0, 255]), nested: [{ c: Buffer.alloc(0) }], n: 1, s: 'x' };
+    const text = bufferJson.stringify(value);
+    expect(JSON.parse(text)).toEqual({
+      a: { type: 'Buffer', data: 'aGVsbG8=' },
+      b: { type: 'Buffer', data: 'AP8=' },
+      nested: [{ c: { type: 'Buffer', data: '' } }],
+      n: 1,
+      s: 'x',
+    });
+    expect(bufferJson.parse(text)).toEqual({ ...value, b: Buffer.from([0, 255]) });
+  });
+});
+
+describe('loadAuthState', () => {
+  it('starts from fresh credentials, then saves and reloads them whole', async () => {
+    const store = new MemoryStore();
+    const first = await loadAuthState({ instanceId: 'ins_1', store, initCredentials: fresh });
+    expect(first.state.creds).toEqual(fresh());
+    Object.assign(first.state.creds, { registered: true, me: { id: '447700900123:4@s.whatsapp.net' } });
+    await first.saveCreds();
+    const second = await loadAuthState({ instanceId: 'ins_1', store, initCredentials: fresh });
+    expect(second.state.creds).toEqual({ ...fresh(), registered: true, me: { id: '447700900123:4@s.whatsapp.net' } });
+  });
+
+  it('saves credentials in order even when an earlier save is slower', async () => {
+    const store = new MemoryStore();
+    const auth = await loadAuthState({ instanceId: 'ins_1', store, initCredentials: fresh });
+    const first = auth.saveCreds();
+    Object.assign(auth.state.creds, { registered: true });
+    const second = auth.saveCreds();
+    await Promise.all([first, second]);
+    expect(store.credentialSaves.map((json) => (JSON.parse(json) as { registered: boolean }).registered)).toEqual([false, true]);
+    expect((JSON.parse(store.creds ?? '{}') as { registered: boolean }).registered).toBe(true);
+  });
+
+  it('writes one set call as one batch, deletes nulls, and answers only the keys it has', async () => {
+    const store = new MemoryStore();
+    const { state } = await loadAuthState({ instanceId: 'ins_1', store, initCredentials: fresh });
+    await state.keys.set({ session: { a: Buffer.from('A'), b: Buffer.from('B') }, 'pre-key': { '1': { public: Buffer.from([9]) } } });
+    await state.keys.set({ session: { a: null }, 'pre-key': undefined });
+    expect(
+      store.writes.map((batch) => batch.map((write) => `${write.type}/${write.id}:${write.value === null ? 'delete' : 'put'}`)),
+    ).toEqual([['session/a:put', 'session/b:put', 'pre-key/1:put'], ['session/a:delete']]);
+    expect(await state.keys.get('session', ['a', 'b', 'c'])).toEqual({ b: Buffer.from('B') });
+    expect(await state.keys.get('pre-key', ['1'])).toEqual({ '1': { public: Buffer.from([9]) } });
+  });
+
+  it('revives stored values by type (app-state sync keys become protobuf objects)', async () => {
+    const store = new MemoryStore();
+    const revive = (type: string, value: unknown) => (type === 'app-state-sync-key' ? { revived: value } : value);
+    const { state } = await loadAuthState({ instanceId: 'ins_1', store, initCredentials: fresh, revive });
+    await state.keys.set({ 'app-state-sync-key': { k: { keyData: Buffer.from([1]) } }, session: { s: Buffer.from([2]) } });
+    expect(await state.keys.get('app-state-sync-key', ['k'])).toEqual({ k: { revived: { keyData: Buffer.from([1]) } } });
+    expect(await state.keys.get('session', ['s'])).toEqual({ s: Buffer.from([2]) });
+  });
+
+  it('clears credentials and keys on logout', async () => {
+    const store = new MemoryStore();
+    const auth = await loadAuthState({ instanceId: 'ins_1', store, initCredentials: fresh });
+    await auth.saveCreds();
+    await auth.state.keys.set({ session: { a: Buffer.from('A') } });
+    await auth.clear();
+    expect(store.creds).toBeNull();
+    expect(store.rows.size).toBe(0);
+  });
+
+  it('clears only after a credential save still in flight, which would otherwise bring them back', async () => {
+    const store = new MemoryStore();
+    const auth = await loadAuthState({ instanceId: 'ins_1', store, initCredentials: fresh });
+    void auth.saveCreds();
+    await auth.clear();
+    expect(store.credentialSaves).toHaveLength(1);
+    expect(store.creds).toBeNull();
+  });
+});

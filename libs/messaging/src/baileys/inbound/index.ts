@@ -1,0 +1,2 @@
+export * from './baileys-inbound';
+export * from './recent-ids';

@@ -1,0 +1,13 @@
+import { RecentIds } from './recent-ids';
+
+/** What inbound mapping remembers across batches for one socket; it goes with the socket. */
+export interface SocketMemory {
+  /** Calls already reported as offered: the network says `offer`, then `ringing`, for the same call. */
+  offeredCalls: RecentIds;
+  /** Edits already reported from their own message (`chat|target|seconds`); Baileys repeats each in `messages.update`. */
+  edits: RecentIds;
+}
+
+export function newSocketMemory(): SocketMemory {
+  return { offeredCalls: new RecentIds(500), edits: new RecentIds(1_000) };
+}

@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { jidKind, PermanentSendError, type OutboundMessage } from '@app/contracts';
+import type { SentMessage } from '../../driver';
+import type { BaileysContext, BaileysSenderPort } from '../baileys-context';
+import { prepareMessage } from './message-content';
+import { isOperation, performOperation } from './message-operations';
+import { keepSent } from './network-store';
+import { ownMessage } from './own-message';
+import { classifySendError } from './send-errors';
+import { sendInteractive } from './interactive-send';
+
+/** Sends one accepted message, or one operation on a message, over an open Baileys socket. */
+@Injectable()
+export class BaileysSender implements BaileysSenderPort {
+  constructor(@Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'interactiveTextFallback'>) {}
+
+  async send(context: BaileysContext, message: OutboundMessage): Promise<SentMessage> {
+    // Baileys fails on a malformed JID with a TypeError, which would otherwise look transient.
+    if (!jidKind(message.chatJid)) throw new PermanentSendError(`${message.chatJid} is not a chat the network knows`);
+    try {
+      return await this.dispatch(context, message);
+    } catch (error) {
+      throw classifySendError(error);
+    }
+  }
+
+  private async dispatch(context: BaileysContext, message: OutboundMessage): Promise<SentMessage> {
+    if (isOperation(message.kind)) {
+      await performOperation(context, message);
+      return {};
+    }
+    if (message.kind === 'buttons' || message.kind === 'list') {
+      return sendInteractive(context, { ...message, kind: message.kind }, this.config.interactiveTextFallback);
+    }
+    const { content, options } = await prepareMessage(context, message);
+    context.sent?.add(message.id);
+    const sent = await context.socket.sendMessage(message.chatJid, content, options);
+    if (!sent) return {};
+    await keepSent(context, sent);
+    return { ownMessage: ownMessage(context, sent) };
+  }
+}

@@ -1,0 +1,86 @@
+import type { BinaryNode, proto } from '@whiskeysockets/baileys';
+import { jidKind, PermanentSendError } from '@app/contracts';
+import { optionalText, records, requiredText, type Payload } from './payload-fields';
+
+type NativeFlowButton = proto.Message.InteractiveMessage.NativeFlowMessage.INativeFlowButton;
+
+/**
+ * `privacy_mode_ts` of the `<biz>` node: now minus this many seconds. The value is what the implementations measured
+ * against live servers send (whatsapp-rust `BIZ_PRIVACY_MODE_TS_OFFSET`, Baileys forks' `PRIVACY_TS_OFFSET`).
+ */
+const PRIVACY_MODE_TS_OFFSET = 77_980_457;
+
+function button(name: string, params: Record<string, string>): NativeFlowButton {
+  return { name, buttonParamsJson: JSON.stringify(params) };
+}
+
+/** Our button types as native-flow buttons: reply → quick_reply, url → cta_url, copy → cta_copy, call → cta_call. */
+function nativeButton(spec: Payload, index: number): NativeFlowButton {
+  const display_text = requiredText(spec, 'text');
+  const type = optionalText(spec, 'type') ?? 'reply';
+  switch (type) {
+    case 'reply':
+      return button('quick_reply', { display_text, id: requiredText(spec, 'id') });
+    case 'url':
+      return button('cta_url', { display_text, url: requiredText(spec, 'url') });
+    case 'copy':
+      return button('cta_copy', { display_text, copy_code: requiredText(spec, 'copyCode') });
+    case 'call':
+      return button('cta_call', { display_text, phone_number: requiredText(spec, 'phoneNumber') });
+    default:
+      throw new PermanentSendError(`buttons[${index}] has the unknown type ${type}`);
+  }
+}
+
+/** A list is one `single_select` button that opens the sections. */
+function listButton(payload: Payload): NativeFlowButton {
+  const sections = records(payload, 'sections').map((section) => {
+    const title = optionalText(section, 'title');
+    const rows = records(section, 'rows').map((row) => {
+      const description = optionalText(row, 'description');
+      return { title: requiredText(row, 'title'), ...(description ? { description } : {}), id: requiredText(row, 'id') };
+    });
+    return { ...(title ? { title } : {}), rows };
+  });
+  return { name: 'single_select', buttonParamsJson: JSON.stringify({ title: requiredText(payload, 'buttonText'), sections }) };
+}
+
+/** The native-flow `interactiveMessage` of a buttons or list send. */
+export function interactiveMessage(kind: 'buttons' | 'list', payload: Payload): proto.Message.IInteractiveMessage {
+  const header = optionalText(payload, 'header');
+  const footer = optionalText(payload, 'footer');
+  const buttons = kind === 'list' ? [listButton(payload)] : records(payload, 'buttons').map(nativeButton);
+  return {
+    ...(header ? { header: { title: header, hasMediaAttachment: false } } : {}),
+    body: { text: requiredText(payload, 'text') },
+    ...(footer ? { footer: { text: footer } } : {}),
+    nativeFlowMessage: { buttons, messageVersion: 1 },
+  };
+}
+
+/**
+ * The stanza children that make clients render a native-flow message: without `<biz>` the server accepts it and
+ * nobody shows it. The nested `mixed` form is the one measured to deliver for every non-payment button (whatsmeow
+ * PR #1235, whatsapp-rust PR #628). `<bot biz_bot="1"/>` ahead of `<biz>` is what badges a message as from a bot, so
+ * it is sent only when the caller asked for the AI label (`aiLabel`), and only in one-to-one chats, as the contract
+ * says; some clients are reported to render one-to-one buttons only with it, which the text fallback covers.
+ */
+export function interactiveNodes(chatJid: string, now: Date, aiLabel: boolean): BinaryNode[] {
+  const biz: BinaryNode = {
+    tag: 'biz',
+    attrs: {
+      actual_actors: '2',
+      host_storage: '2',
+      privacy_mode_ts: String(Math.floor(now.getTime() / 1000) - PRIVACY_MODE_TS_OFFSET),
+    },
+    content: [
+      {
+        tag: 'interactive',
+        attrs: { type: 'native_flow', v: '1' },
+        content: [{ tag: 'native_flow', attrs: { v: '9', name: 'mixed' } }],
+      },
+      { tag: 'quality_control', attrs: { source_type: 'third_party' } },
+    ],
+  };
+  return aiLabel && jidKind(chatJid) !== 'group' ? [{ tag: 'bot', attrs: { biz_bot: '1' } }, biz] : [biz];
+}

@@ -1,0 +1,448 @@
+import { AppError, type OperationArgs, type OperationName, type OperationResult, type OutboundMessage } from '@app/contracts';
+import type { NetworkMessageRepository } from '@app/database';
+import type {
+  AuthenticationCreds,
+  BaileysEventMap,
+  ConnectionState,
+  GroupMetadata,
+  SignalKeyStore,
+  UserFacingSocketConfig,
+  WAMessageKey,
+  proto,
+} from '@whiskeysockets/baileys';
+import type { NetworkSession, SentMessage, SessionHooks, SessionIdentity } from '../../driver';
+import { loadAuthState, type AuthState, type AuthStore } from '../auth-state';
+import { RecentIds } from '../inbound/recent-ids';
+import type { BaileysContext, BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort, InboundSink } from '../baileys-context';
+import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
+import { bufferJson } from '../buffer-json';
+import type { BaileysLibraryLoader, BaileysLogger, BaileysSettings } from './baileys-settings';
+import { Condition } from './condition';
+import { decideOnClose, DISCONNECT, QUICK_RESTARTS, REPLACEMENTS, type CloseDecision } from './disconnect-policy';
+import { ExpiringCache } from './expiring-cache';
+import { GroupMetadataCache } from './group-metadata-cache';
+import type { WebVersion } from './web-version';
+
+/** What a session needs besides its identity and hooks; the driver hands the same ports and stores to every session. */
+export interface BaileysSessionDeps {
+  library: BaileysLibraryLoader;
+  auth: AuthStore;
+  messages: NetworkMessageRepository;
+  inbound: BaileysInboundPort;
+  sender: BaileysSenderPort;
+  operations: BaileysOperationsPort;
+  settings: BaileysSettings;
+  logger: BaileysLogger;
+  version: WebVersion;
+  now?: () => number;
+}
+
+type Phase = 'idle' | 'connecting' | 'open' | 'closed';
+
+type LoadedAuth = AuthState<AuthenticationCreds> & { keys: SignalKeyStore };
+
+/** As many messages per chat as `flush-history` promises. */
+const HISTORY_PER_CHAT = 500;
+const KEY_CACHE = { ttlMs: 5 * 60_000, maxEntries: 5_000 };
+const RETRY_COUNTS = { ttlMs: 60 * 60_000, maxEntries: 10_000 };
+
+/** Linked by the network: pairing stores the signed device identity, which a pairing in progress does not have. */
+function linked(creds: AuthenticationCreds): boolean {
+  return Boolean(creds.account);
+}
+
+/**
+ * A pair-code request names the phone (`me`) before the phone confirms; credentials left like that would try to log in
+ * as a device the network never linked.
+ */
+function unfinishedPairing(creds: AuthenticationCreds): boolean {
+  return !linked(creds) && creds.me !== undefined;
+}
+
+/** `447700900123:4@s.whatsapp.net` (a device) → `447700900123@s.whatsapp.net` (its user). */
+function userJid(jid: string): string {
+  const [user, server] = jid.split('@');
+  return `${user.split(':')[0]}@${server}`;
+}
+
+function statusCodeOf(error: Error | undefined): number | undefined {
+  return (error as { output?: { statusCode?: number } } | undefined)?.output?.statusCode;
+}
+
+/**
+ * One real instance's link to the network through Baileys: one socket at a time, replaced by a new one on every
+ * reconnect, with caches and credentials that outlive the sockets. Decides by disconnect code whether to restart at
+ * once, to hand the reconnect (with backoff) to the worker, or to stop.
+ */
+export class BaileysSession implements NetworkSession {
+  private readonly log: BaileysLogger;
+  private readonly now: () => number;
+  private readonly changes = new Condition();
+  private readonly groups: GroupMetadataCache;
+  /** Outlives sockets: retry counts lost on a reconnect would start decrypt-retry loops over. */
+  private readonly retryCounts: ExpiringCache;
+  /** Outlives sockets, and is emptied with the credentials so a new pairing never reads the old keys. */
+  private readonly keyCache: ExpiringCache;
+  /** Outlives sockets: Baileys echoes our sends back (also after a reconnect), and inbound mapping must know them. */
+  private readonly sent = new RecentIds();
+  private lib: BaileysLibrary | undefined;
+  private auth: LoadedAuth | undefined;
+  private socket: BaileysSocket | undefined;
+  private phase: Phase = 'idle';
+  private qr: string | undefined;
+  /** Pairing succeeded on a socket that then had to restart: the next open is the new login. */
+  private newLogin = false;
+  private stopped = false;
+  /** Bumped by close and logout, so that a connect still loading cannot start a socket after them. */
+  private generation = 0;
+  private opening: Promise<void> | undefined;
+  private inboundQueue: Promise<void> = Promise.resolve();
+  private readonly restarts: number[] = [];
+  private readonly replacements: number[] = [];
+
+  constructor(
+    readonly identity: SessionIdentity,
+    private readonly hooks: SessionHooks,
+    private readonly deps: BaileysSessionDeps,
+  ) {
+    this.now = deps.now ?? Date.now;
+    this.log = deps.logger.child({ instanceId: identity.instanceId });
+    this.groups = new GroupMetadataCache(this.now);
+    this.retryCounts = new ExpiringCache(RETRY_COUNTS.ttlMs, RETRY_COUNTS.maxEntries, this.now);
+    this.keyCache = new ExpiringCache(KEY_CACHE.ttlMs, KEY_CACHE.maxEntries, this.now);
+  }
+
+  /** Starts a socket unless one is connecting or open already: never two sockets for one identity. */
+  connect(): Promise<void> {
+    this.stopped = false;
+    return this.openSocket();
+  }
+
+  async close(): Promise<void> {
+    this.stop();
+    const socket = this.detach();
+    if (socket) await socket.end(undefined);
+  }
+
+  async logout(): Promise<void> {
+    // A link still opening is given a moment, so that the phone unlinks the device too.
+    if (this.phase === 'connecting' && this.auth && linked(this.auth.state.creds))
+      await this.changes.until(() => this.phase !== 'connecting', this.deps.settings.openWaitMs);
+    this.stop();
+    const open = this.phase === 'open';
+    const socket = this.detach();
+    if (socket && open) {
+      try {
+        await socket.logout();
+      } catch (error) {
+        this.log.warn({ err: error }, 'the network did not take the logout; the device is forgotten here anyway');
+      }
+    }
+    if (socket) await socket.end(undefined);
+    await this.forget();
+    this.hooks.closed('logged_out', 'api_logout');
+  }
+
+  currentQr(): string | undefined {
+    return this.qr;
+  }
+
+  async requestPairCode(phone: string): Promise<string> {
+    if (this.phase === 'open' || (this.auth && linked(this.auth.state.creds))) throw new AppError('device_already_paired');
+    if (!this.socket) await this.connect();
+    // The network takes a pair-code request only from a socket it registered, which the first QR code announces.
+    await this.changes.until(() => this.qr !== undefined || this.phase !== 'connecting', this.deps.settings.firstQrWaitMs);
+    // Read again: the phase may have moved on while waiting.
+    if ((this.phase as Phase) === 'open') throw new AppError('device_already_paired');
+    const socket = this.socket;
+    if (!socket || this.qr === undefined) throw new AppError('instance_unavailable');
+    let code: string;
+    try {
+      code = await socket.requestPairingCode(phone.replace(/\D/g, ''));
+    } catch (error) {
+      this.log.warn({ err: error }, 'pair code request failed');
+      throw new AppError('instance_unavailable');
+    }
+    return `${code.slice(0, 4)}-${code.slice(4)}`;
+  }
+
+  async send(message: OutboundMessage): Promise<SentMessage> {
+    return this.deps.sender.send(this.openContext(), message);
+  }
+
+  async perform<N extends OperationName>(name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
+    return this.deps.operations.perform(this.openContext(), name, args);
+  }
+
+  /**
+   * The history the network gave this instance is what it keeps of it: it goes through inbound mapping again as an
+   * on-demand history sync, the form in which the network answers a request for history.
+   */
+  async flushHistory(): Promise<void> {
+    const context = this.openContext();
+    const records = await this.deps.messages.recentPerChat(this.identity.instanceId, HISTORY_PER_CHAT);
+    if (records.length === 0) return;
+    const { proto } = context.lib;
+    const history: BaileysEventMap['messaging-history.set'] = {
+      chats: [],
+      contacts: [],
+      messages: records.map((record) => proto.WebMessageInfo.fromObject(bufferJson.parse<WAMessage>(record.data)) as WAMessage),
+      syncType: proto.HistorySync.HistorySyncType.ON_DEMAND,
+      isLatest: false,
+    };
+    await this.forward(context, { 'messaging-history.set': history });
+  }
+
+  private openSocket(): Promise<void> {
+    if (this.socket) return Promise.resolve();
+    this.opening ??= this.startSocket().finally(() => (this.opening = undefined));
+    return this.opening;
+  }
+
+  private async startSocket(): Promise<void> {
+    const generation = this.generation;
+    const lib = (this.lib ??= await this.deps.library());
+    const auth = await this.authState(lib);
+    const historySync = await this.hooks.historySyncEnabled();
+    if (generation !== this.generation || this.socket) return;
+    const socket = lib.makeWASocket(this.socketOptions(lib, auth, historySync));
+    this.socket = socket;
+    this.phase = 'connecting';
+    this.qr = undefined;
+    socket.ev.process((events) => this.onEvents(socket, auth, events));
+    this.changes.notify();
+  }
+
+  private socketOptions(lib: BaileysLibrary, auth: LoadedAuth, historySync: boolean): UserFacingSocketConfig {
+    const version = this.deps.version.current();
+    return {
+      auth: { creds: auth.state.creds, keys: auth.keys },
+      logger: this.log,
+      browser: lib.Browsers.ubuntu('Chrome'),
+      waWebSocketUrl: this.deps.settings.webSocketUrl,
+      ...(version ? { version } : {}),
+      // The phone keeps its notifications only while no other device of the account is online.
+      markOnlineOnConnect: false,
+      syncFullHistory: historySync,
+      // The recent history always: it carries the LID mappings Baileys needs. The full archive only when wanted.
+      shouldSyncHistoryMessage: ({ syncType }) => historySync || syncType !== lib.proto.Message.HistorySyncType.FULL,
+      emitOwnEvents: true,
+      fireInitQueries: true,
+      getMessage: (key) => this.storedMessage(lib, key),
+      cachedGroupMetadata: (jid) => this.groupMetadata(jid),
+      msgRetryCounterCache: this.retryCounts,
+    };
+  }
+
+  private async authState(lib: BaileysLibrary): Promise<LoadedAuth> {
+    if (this.auth && !unfinishedPairing(this.auth.state.creds)) return this.auth;
+    let auth = await this.loadAuth(lib);
+    if (unfinishedPairing(auth.state.creds)) {
+      await auth.clear();
+      this.keyCache.flushAll();
+      auth = await this.loadAuth(lib);
+    }
+    this.auth = auth;
+    return auth;
+  }
+
+  private async loadAuth(lib: BaileysLibrary): Promise<LoadedAuth> {
+    const auth = await loadAuthState<AuthenticationCreds>({
+      instanceId: this.identity.instanceId,
+      store: this.deps.auth,
+      initCredentials: () => lib.initAuthCreds(),
+      revive: (type, value) => (type === 'app-state-sync-key' ? lib.proto.Message.AppStateSyncKeyData.fromObject(value as object) : value),
+    });
+    const keys = lib.makeCacheableSignalKeyStore(auth.state.keys as unknown as SignalKeyStore, this.log, this.keyCache);
+    return { ...auth, keys };
+  }
+
+  /** For retry receipts: the message as sent, or undefined when it is not kept (Baileys then cannot resend it). */
+  private async storedMessage(lib: BaileysLibrary, key: WAMessageKey): Promise<proto.IMessage | undefined> {
+    if (!key.id) return undefined;
+    try {
+      const instanceId = this.identity.instanceId;
+      // The receipt may name the chat by its other identity (LID or phone number) than the one it was stored under.
+      const record =
+        (key.remoteJid ? await this.deps.messages.find(instanceId, key.id, key.remoteJid) : null) ??
+        (await this.deps.messages.find(instanceId, key.id));
+      const message = record ? bufferJson.parse<WAMessage>(record.data).message : undefined;
+      return message ? lib.proto.Message.fromObject(message) : undefined;
+    } catch (error) {
+      this.log.error({ err: error, id: key.id }, 'stored message not read');
+      return undefined;
+    }
+  }
+
+  private async groupMetadata(jid: string): Promise<GroupMetadata | undefined> {
+    const cached = this.groups.get(jid);
+    if (cached) return cached;
+    const socket = this.socket;
+    if (!socket) return undefined;
+    try {
+      const metadata = await socket.groupMetadata(jid);
+      this.groups.set(metadata);
+      return metadata;
+    } catch (error) {
+      // Baileys asks the network itself next, and a send fails with the network's own error.
+      this.log.warn({ err: error, jid }, 'group metadata not fetched');
+      return undefined;
+    }
+  }
+
+  /** Never throws: Baileys calls this from an event emitter, where a rejection would go unhandled. */
+  private onEvents(socket: BaileysSocket, auth: LoadedAuth, events: Partial<BaileysEventMap>): void {
+    try {
+      if (socket !== this.socket) return;
+      if (events['creds.update'] && auth === this.auth) {
+        auth.saveCreds().catch((error: unknown) => this.log.error({ err: error }, 'credentials not saved'));
+      }
+      this.groups.apply(events);
+      const { 'connection.update': update, 'creds.update': _credentials, ...happenings } = events;
+      const closing = update?.connection === 'close';
+      if (update && !closing) this.onConnectionUpdate(socket, update);
+      if (Object.keys(happenings).length > 0) {
+        const context = this.contextOf(socket, auth);
+        if (context) void this.forward(context, happenings);
+        else this.log.warn({ events: Object.keys(happenings) }, 'events before the account was known were dropped');
+      }
+      if (update && closing) this.onConnectionUpdate(socket, update);
+    } catch (error) {
+      this.log.error({ err: error }, 'socket events not handled');
+    }
+  }
+
+  /** Batches reach inbound mapping one after the other, in the order the socket emitted them. */
+  private forward(context: BaileysContext, events: Partial<BaileysEventMap>): Promise<void> {
+    const sink: InboundSink = {
+      event: (event) => {
+        if (!this.stopped) this.hooks.event(event);
+      },
+      learned: (facts) => {
+        if (!this.stopped) this.hooks.learned(facts);
+      },
+    };
+    this.inboundQueue = this.inboundQueue
+      .then(() => this.deps.inbound.process(context, events, sink))
+      .catch((error: unknown) => this.log.error({ err: error, events: Object.keys(events) }, 'inbound events not processed'));
+    return this.inboundQueue;
+  }
+
+  private onConnectionUpdate(socket: BaileysSocket, update: Partial<ConnectionState>): void {
+    if (update.isNewLogin) this.newLogin = true;
+    if ('qr' in update) {
+      this.qr = update.qr;
+      if (update.qr) this.hooks.qr(update.qr);
+    }
+    if (update.connection === 'open') this.onOpen();
+    else if (update.connection === 'close') this.onClose(update.lastDisconnect?.error);
+    this.changes.notify();
+  }
+
+  private onOpen(): void {
+    const deviceId = this.auth?.state.creds.me?.id;
+    if (!deviceId) throw new Error('the link opened without a device id');
+    this.phase = 'open';
+    this.qr = undefined;
+    this.restarts.length = 0;
+    const isNewLogin = this.newLogin;
+    this.newLogin = false;
+    this.hooks.opened({ deviceId, isNewLogin });
+  }
+
+  private onClose(error: Error | undefined): void {
+    this.socket = undefined;
+    this.phase = 'closed';
+    this.qr = undefined;
+    const code = statusCodeOf(error);
+    const now = this.now();
+    const recent = (times: number[], windowMs: number) => times.filter((time) => now - time < windowMs).length;
+    const decision = decideOnClose({
+      code,
+      message: error?.message ?? 'connection closed',
+      paired: this.auth ? linked(this.auth.state.creds) : false,
+      holdsLease: this.hooks.holdsLease(),
+      recentRestarts: recent(this.restarts, QUICK_RESTARTS.windowMs),
+      recentReplacements: recent(this.replacements, REPLACEMENTS.windowMs),
+    });
+    if (code === DISCONNECT.connectionReplaced) this.replacements.push(now);
+    this.log.warn(
+      { code, error: error?.message, outcome: decision.action === 'restart' ? 'restart' : decision.reason },
+      'connection closed',
+    );
+    if (decision.action === 'restart') {
+      this.restarts.push(now);
+      void this.restart();
+    } else {
+      void this.report(decision);
+    }
+  }
+
+  /** The network asked for a new connection (after pairing, mostly): a new socket with the same credentials, now. */
+  private async restart(): Promise<void> {
+    try {
+      await this.openSocket();
+    } catch (error) {
+      if (!this.stopped) this.hooks.closed('network', `restart failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async report(decision: Extract<CloseDecision, { action: 'report' }>): Promise<void> {
+    const deviceId = this.auth?.state.creds.me?.id;
+    try {
+      if (decision.forgetCredentials) await this.forget();
+      if (decision.refreshVersion && this.lib) await this.deps.version.refresh(this.lib, this.log);
+    } catch (error) {
+      this.log.error({ err: error }, 'cleanup after the close failed');
+    }
+    if (!this.stopped) this.hooks.closed(decision.reason, decision.detail, deviceId);
+  }
+
+  /** The device is gone: its credentials, keys and kept messages can never be used again. */
+  private async forget(): Promise<void> {
+    const instanceId = this.identity.instanceId;
+    // Unset first: credential updates still arriving belong to a device that no longer exists and are not saved.
+    const auth = this.auth;
+    this.auth = undefined;
+    this.keyCache.flushAll();
+    this.retryCounts.flushAll();
+    this.groups.clear();
+    await (auth ? auth.clear() : this.deps.auth.clear(instanceId));
+    await this.deps.messages.forgetAll(instanceId);
+  }
+
+  private stop(): void {
+    this.stopped = true;
+    this.generation += 1;
+  }
+
+  /** Lets the current socket go: events it still emits are ignored from now on. */
+  private detach(): BaileysSocket | undefined {
+    const socket = this.socket;
+    this.socket = undefined;
+    this.phase = 'closed';
+    this.qr = undefined;
+    this.changes.notify();
+    return socket;
+  }
+
+  private contextOf(socket: BaileysSocket, auth: LoadedAuth): BaileysContext | undefined {
+    const me = auth.state.creds.me;
+    if (!me?.id || !this.lib) return undefined;
+    return {
+      instanceId: this.identity.instanceId,
+      socket,
+      lib: this.lib,
+      selfJid: userJid(me.id),
+      ...(me.lid ? { selfLid: userJid(me.lid) } : {}),
+      messages: this.deps.messages,
+      sent: this.sent,
+    };
+  }
+
+  private openContext(): BaileysContext {
+    const context = this.phase === 'open' && this.socket && this.auth ? this.contextOf(this.socket, this.auth) : undefined;
+    if (!context) throw new AppError('instance_unavailable');
+    return context;
+  }
+}

@@ -1,0 +1,41 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { NetworkAuthRepository, NetworkMessageRepository } from '@app/database';
+import type { NetworkDriver, NetworkSession, SessionHooks, SessionIdentity } from '../../driver';
+import type { BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort } from '../baileys-context';
+import { BaileysSession } from './baileys-session';
+import type { BaileysLibraryLoader, BaileysLogger, BaileysSettings } from './baileys-settings';
+import { BAILEYS_INBOUND, BAILEYS_LIBRARY, BAILEYS_LOGGER, BAILEYS_OPERATIONS, BAILEYS_SENDER, BAILEYS_SETTINGS } from './baileys-tokens';
+import { WebVersion } from './web-version';
+
+/** The real network, through Baileys: every instance whose `sandbox` flag is false. */
+@Injectable()
+export class BaileysDriver implements NetworkDriver {
+  readonly kind = 'baileys' as const;
+  /** Shared by all sessions: once the network refuses a version, no instance should offer it again. */
+  private readonly version = new WebVersion();
+
+  constructor(
+    @Inject(BAILEYS_LIBRARY) private readonly library: BaileysLibraryLoader,
+    @Inject(BAILEYS_SETTINGS) private readonly settings: BaileysSettings,
+    @Inject(BAILEYS_LOGGER) private readonly logger: BaileysLogger,
+    @Inject(BAILEYS_INBOUND) private readonly inbound: BaileysInboundPort,
+    @Inject(BAILEYS_SENDER) private readonly sender: BaileysSenderPort,
+    @Inject(BAILEYS_OPERATIONS) private readonly operations: BaileysOperationsPort,
+    private readonly auth: NetworkAuthRepository,
+    private readonly messages: NetworkMessageRepository,
+  ) {}
+
+  createSession(identity: SessionIdentity, hooks: SessionHooks): NetworkSession {
+    return new BaileysSession(identity, hooks, {
+      library: this.library,
+      auth: this.auth,
+      messages: this.messages,
+      inbound: this.inbound,
+      sender: this.sender,
+      operations: this.operations,
+      settings: this.settings,
+      logger: this.logger,
+      version: this.version,
+    });
+  }
+}

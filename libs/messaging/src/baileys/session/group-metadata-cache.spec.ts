@@ -1,0 +1,69 @@
+import type { GroupMetadata, GroupParticipant } from '@whiskeysockets/baileys';
+import { GroupMetadataCache } from './group-metadata-cache';
+
+const JID = '120363041234567890@g.us';
+const ANN: GroupParticipant = { id: '201234567890123@lid', phoneNumber: '447700900123@s.whatsapp.net', admin: 'superadmin' };
+const BOB: GroupParticipant = { id: '201234567890999@lid', phoneNumber: '447700900999@s.whatsapp.net', admin: null };
+const CAT: GroupParticipant = { id: '201234567890555@lid', phoneNumber: '447700900555@s.whatsapp.net', admin: null };
+
+function metadata(participants: GroupParticipant[], extra: Partial<GroupMetadata> = {}): GroupMetadata {
+  return {
+    id: JID,
+    subject: 'Team',
+    owner: ANN.id,
+    addressingMode: 'lid' as GroupMetadata['addressingMode'],
+    participants,
+    size: participants.length,
+    ...extra,
+  };
+}
+
+function participantsUpdate(action: 'add' | 'remove' | 'promote' | 'demote' | 'modify', participants: GroupParticipant[]) {
+  return { 'group-participants.update': { id: JID, author: ANN.id, participants, action } };
+}
+
+describe('GroupMetadataCache', () => {
+  it('keeps what groups.upsert brings, and merges groups.update into it', () => {
+    const cache = new GroupMetadataCache();
+    cache.apply({ 'groups.upsert': [metadata([ANN, BOB])] });
+    cache.apply({ 'groups.update': [{ id: JID, subject: 'Team 2', announce: true, author: ANN.id }] });
+    expect(cache.get(JID)).toEqual(metadata([ANN, BOB], { subject: 'Team 2', announce: true, author: ANN.id }));
+  });
+
+  it('takes a groups.update with a participant list (a full fetch) for a group it did not know; not a partial one', () => {
+    const cache = new GroupMetadataCache();
+    cache.apply({ 'groups.update': [{ id: 'other@g.us', subject: 'Other' }] });
+    expect(cache.get('other@g.us')).toBeUndefined();
+    cache.apply({ 'groups.update': [metadata([ANN])] });
+    expect(cache.get(JID)).toEqual(metadata([ANN]));
+  });
+
+  it('follows participants: add (no duplicates), promote, demote, remove, matching LID or phone number', () => {
+    const cache = new GroupMetadataCache();
+    cache.set(metadata([ANN, BOB]));
+    cache.apply(participantsUpdate('add', [{ id: CAT.id, phoneNumber: CAT.phoneNumber }, { id: BOB.phoneNumber as string }]));
+    expect(cache.get(JID)).toEqual(metadata([ANN, { ...CAT, admin: null }, { id: BOB.phoneNumber as string, admin: null }]));
+    cache.apply(participantsUpdate('promote', [{ id: CAT.phoneNumber as string }]));
+    expect(cache.get(JID)?.participants.find((p) => p.id === CAT.id)?.admin).toBe('admin');
+    cache.apply(participantsUpdate('demote', [{ id: CAT.id }]));
+    cache.apply(participantsUpdate('remove', [{ id: BOB.phoneNumber as string }]));
+    expect(cache.get(JID)).toEqual(metadata([ANN, { ...CAT, admin: null }]));
+  });
+
+  it('drops the group when a participant changed number, so the next send asks the network', () => {
+    const cache = new GroupMetadataCache();
+    cache.set(metadata([ANN, BOB]));
+    cache.apply(participantsUpdate('modify', [BOB]));
+    expect(cache.get(JID)).toBeUndefined();
+  });
+
+  it('ignores participant changes of groups it does not hold, and expires entries after 30 minutes', () => {
+    let now = 0;
+    const cache = new GroupMetadataCache(() => now);
+    cache.apply(participantsUpdate('add', [BOB]));
+    expect(cache.get(JID)).toBeUndefined();
+    cache.set(metadata([ANN]));
+    now = 30 * 60_000;
+    expect(cache.get(JID)).toBeUndefined();
+  });
+});
