@@ -146,6 +146,35 @@ describe('BaileysSession pairing', () => {
     ]);
   });
 
+  it('after a new login, reports initial_sync_finished once the offline backlog is in, when history is wanted', async () => {
+    for (const historySync of [true, false]) {
+      const h = sessionHarness({ historySync });
+      await h.session.connect();
+      await settle();
+      h.socket().qr('ref1');
+      h.socket().pairSuccess(DEVICE_JID, DEVICE_LID);
+      await settle();
+      h.socket().open();
+      h.socket().emit('connection.update', { receivedPendingNotifications: true });
+      h.socket().emit('connection.update', { receivedPendingNotifications: true });
+      await settle();
+      expect([historySync, (h.hooks.event as jest.Mock).mock.calls]).toEqual([
+        historySync,
+        historySync ? [[{ eventType: 'initial_sync_finished', data: {} }]] : [],
+      ]);
+    }
+  });
+
+  it('does not report initial_sync_finished when an already paired device reconnects', async () => {
+    const h = sessionHarness({ paired: true, historySync: true });
+    await h.session.connect();
+    await settle();
+    h.socket().open();
+    h.socket().emit('connection.update', { receivedPendingNotifications: true });
+    await settle();
+    expect(h.hooks.event).not.toHaveBeenCalled();
+  });
+
   it('asks for a pair code only once the first QR code has arrived, with the phone as digits only', async () => {
     const h = sessionHarness();
     const code = h.session.requestPairCode('+44 7700-900123');

@@ -12,6 +12,7 @@ import type {
 } from '@whiskeysockets/baileys';
 import type { NetworkSession, SentMessage, SessionHooks, SessionIdentity } from '../../driver';
 import { loadAuthState, type AuthState, type AuthStore } from '../auth-state';
+import { normalise } from '../../events/normalise';
 import { RecentIds } from '../inbound/recent-ids';
 import type { BaileysContext, BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort, InboundSink } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
@@ -92,6 +93,8 @@ export class BaileysSession implements NetworkSession {
   private qr: string | undefined;
   /** Pairing succeeded on a socket that then had to restart: the next open is the new login. */
   private newLogin = false;
+  /** A new login whose first sync (the network's offline backlog) has not been delivered yet. */
+  private awaitingFirstSync = false;
   private stopped = false;
   /** Bumped by close and logout, so that a connect still loading cannot start a socket after them. */
   private generation = 0;
@@ -336,7 +339,14 @@ export class BaileysSession implements NetworkSession {
     }
     if (update.connection === 'open') this.onOpen();
     else if (update.connection === 'close') this.onClose(update.lastDisconnect?.error);
+    if (update.receivedPendingNotifications && this.awaitingFirstSync) void this.firstSyncDone();
     this.changes.notify();
+  }
+
+  /** As on the sandbox: an instance that wants history learns that `flush-history` now has something to deliver. */
+  private async firstSyncDone(): Promise<void> {
+    this.awaitingFirstSync = false;
+    if (await this.hooks.historySyncEnabled()) this.hooks.event(normalise.initialSyncFinished());
   }
 
   private onOpen(): void {
@@ -347,6 +357,7 @@ export class BaileysSession implements NetworkSession {
     this.restarts.length = 0;
     const isNewLogin = this.newLogin;
     this.newLogin = false;
+    this.awaitingFirstSync = isNewLogin;
     this.hooks.opened({ deviceId, isNewLogin });
   }
 
