@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { WebhookDeliveryRepository } from '@app/database';
+import { NetworkMessageRepository, WebhookDeliveryRepository } from '@app/database';
 import { WebhookQueue } from '@app/redis';
 
 const EVERY_MS = 5_000;
@@ -12,7 +12,8 @@ const PRUNE_BATCH = 10_000;
 
 /**
  * Keeps webhook delivery honest against Redis: re-queues overdue attempts from PostgreSQL (job ids dedupe against
- * jobs that still exist), and prunes the event log past its retention. Every worker runs it; both are idempotent.
+ * jobs that still exist), and prunes the event log and the real network's kept messages past the event retention.
+ * Every worker runs it; both are idempotent.
  */
 @Injectable()
 export class DeliveryReconciler implements OnModuleDestroy {
@@ -25,6 +26,7 @@ export class DeliveryReconciler implements OnModuleDestroy {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly queue: WebhookQueue,
+    private readonly networkMessages: NetworkMessageRepository,
   ) {}
 
   start(): void {
@@ -68,5 +70,7 @@ export class DeliveryReconciler implements OnModuleDestroy {
       if (batch < PRUNE_BATCH) break;
     }
     if (removed > 0) this.logger.log(`pruned ${removed} event(s) older than ${this.config.eventRetentionHours} h`);
+    const messages = await this.networkMessages.prune(cutoff);
+    if (messages > 0) this.logger.log(`pruned ${messages} kept network message(s) older than ${this.config.eventRetentionHours} h`);
   }
 }
