@@ -89,19 +89,7 @@ describe('StoreProjector', () => {
 
 describe('StoreProjector facts', () => {
   it('stores a chat the network lists with its activity, settings and LID', async () => {
-    const calls: unknown[][] = [];
-    const record =
-      (name: string) =>
-      (...args: unknown[]) => {
-        calls.push([name, ...args]);
-        return Promise.resolve();
-      };
-    const chats = {
-      touch: record('touch'),
-      applySettings: record('applySettings'),
-      setLid: record('setLid'),
-    } as unknown as ChatStoreRepository;
-    const projector = new StoreProjector(chats, {} as ContactStoreRepository);
+    const { projector, calls } = harness();
     await projector.learn('ins_1', {
       chats: [
         {
