@@ -1,4 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
+import { ContactStoreRepository } from '@app/database';
 import type { BaileysContext, BaileysInboundPort, InboundSink } from '../baileys-context';
 import type { BaileysEvents, BaileysSocket } from '../baileys-library';
 import { mapCalls } from './calls';
@@ -47,16 +48,20 @@ export class BaileysInbound implements BaileysInboundPort {
   /** Per socket, so it goes when the socket does. */
   private readonly memories = new WeakMap<BaileysSocket, SocketMemory>();
 
+  /** The gateway's store, to know the push names met before this socket (absent in unit tests: memory only). */
+  constructor(@Optional() private readonly contacts?: ContactStoreRepository) {}
+
   async process(context: BaileysContext, events: Partial<BaileysEvents>, sink: InboundSink): Promise<void> {
-    const batch = await InboundBatch.open(context, events, sink, this.memoryOf(context.socket), this.logger);
+    const batch = await InboundBatch.open(context, events, sink, this.memoryOf(context), this.logger);
     for (const step of STEPS) await step(batch, events);
   }
 
-  private memoryOf(socket: BaileysSocket): SocketMemory {
-    let memory = this.memories.get(socket);
+  private memoryOf(context: BaileysContext): SocketMemory {
+    let memory = this.memories.get(context.socket);
     if (!memory) {
-      memory = newSocketMemory();
-      this.memories.set(socket, memory);
+      const contacts = this.contacts;
+      memory = newSocketMemory(contacts && (async (jid) => (await contacts.find(context.instanceId, jid))?.pushName));
+      this.memories.set(context.socket, memory);
     }
     return memory;
   }

@@ -1,3 +1,4 @@
+import { PushNames, type KnownPushName } from './push-names';
 import { RecentIds } from './recent-ids';
 
 /** What inbound mapping remembers across batches for one socket; it goes with the socket. */
@@ -6,8 +7,10 @@ export interface SocketMemory {
   offeredCalls: RecentIds;
   /** Edits already reported from their own message (`chat|target|seconds`); Baileys repeats each in `messages.update`. */
   edits: RecentIds;
+  /** Push names met, to tell a changed name from one already known. */
+  pushNames: PushNames;
 }
 
-export function newSocketMemory(): SocketMemory {
-  return { offeredCalls: new RecentIds(500), edits: new RecentIds(1_000) };
+export function newSocketMemory(knownPushName?: KnownPushName): SocketMemory {
+  return { offeredCalls: new RecentIds(500), edits: new RecentIds(1_000), pushNames: new PushNames(knownPushName) };
 }

@@ -49,6 +49,22 @@ describe('messages.upsert', () => {
     expect(harness.store.ids()).toEqual(['3A5C1F0E7B2D4A6C8E10']);
   });
 
+  it('announces a changed push name (chat_push_name) before the message that carries it, once', async () => {
+    await harness.deliver({ 'messages.upsert': { type: 'notify', messages: [fromAna('3A5C1F0E7B2D4A6C8E11', { conversation: 'one' })] } });
+    const calls = await harness.deliver({
+      'messages.upsert': {
+        type: 'notify',
+        messages: [
+          fromAna('3A5C1F0E7B2D4A6C8E12', { conversation: 'two' }, { pushName: 'Ana Paula' }),
+          fromAna('3A5C1F0E7B2D4A6C8E13', { conversation: 'three' }, { pushName: 'Ana Paula' }),
+        ],
+      },
+    });
+    const events = eventsIn(calls);
+    expect(events.map((event) => event.eventType)).toEqual(['chat_push_name', 'message', 'message']);
+    expect(events[0]).toEqual({ eventType: 'chat_push_name', data: { user: identityOf(ANA), pushName: 'Ana Paula' } });
+  });
+
   it('reads a group text with mentions, a quote, forwarding and the disappearing timer', async () => {
     const calls = await harness.deliver({
       'messages.upsert': {

@@ -34,17 +34,22 @@ async function mapUpsert(batch: InboundBatch, message: WAMessage): Promise<void>
   if (!known && (read.kind !== 'ignored' || read.keep)) batch.ledger.keep(message);
   if (read.kind === 'ignored') batch.logger.debug(`${batch.context.instanceId}: ${key.id} not reported: ${read.reason}`);
   else if (!known && !(key.fromMe && batch.sentByGateway(key.id))) {
-    learnSender(batch, message);
+    await learnSender(batch, message);
     report(batch, read);
   }
   // A receipt the buffer folded into one of this account's messages is news even when the message is not.
   if (key.fromMe) ownMessageReceipts(batch, message);
 }
 
-/** A message carries its sender's push name and, for a business, its verified name. */
-function learnSender(batch: InboundBatch, message: WAMessage): void {
+/**
+ * A message carries its sender's push name and, for a business, its verified name. A name that replaces the one
+ * the gateway knew is announced first (`chat_push_name`), as the network's own clients show a renamed contact.
+ */
+async function learnSender(batch: InboundBatch, message: WAMessage): Promise<void> {
   if (message.key.fromMe || (!message.pushName && !message.verifiedBizName)) return;
   const sender = writerOf(batch, message);
+  if (message.pushName && (await batch.memory.pushNames.changed(sender.jid, message.pushName)))
+    batch.event(normalise.chatPushName({ user: sender, pushName: message.pushName }));
   batch.learnContacts([
     {
       jid: sender.jid,
