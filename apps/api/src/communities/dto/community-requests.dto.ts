@@ -96,33 +96,16 @@ export class CommunityParticipantsDto {
   action!: CommunityAction;
 }
 
-export class CommunityNameDto {
-  @ApiProperty({ description: 'new name, 1-100 characters' })
-  @IsDefined(REQUIRED)
-  @IsString()
-  @MinLength(1, NAME_RULE)
-  @MaxLength(100, NAME_RULE)
-  name!: string;
-}
-
-export class CommunityDescriptionDto {
-  @ApiProperty({ description: 'new description, at most 2048 characters; the empty string removes it' })
-  @IsDefined(REQUIRED)
-  @IsString()
-  @MaxLength(2048, { message: 'must be at most 2048 characters' })
-  description!: string;
-}
-
-export class CommunityPictureDto {
-  @ApiProperty({ description: 'the new picture: a JPEG image, base64-encoded' })
-  @IsDefined(REQUIRED)
-  @IsString()
-  data!: string;
-}
-
 export class CommunityLockedDto {
   @ApiProperty({ description: 'true lets only admins change the name, description and picture' })
   @IsDefined(REQUIRED)
   @IsBoolean()
   enabled!: boolean;
 }
+
+/** Name, description and picture follow the same rules for a community as for a group. */
+export {
+  SetGroupDescriptionDto as CommunityDescriptionDto,
+  SetGroupNameDto as CommunityNameDto,
+  SetGroupPictureDto as CommunityPictureDto,
+} from '../../groups/dto/group-requests.dto';
