@@ -54,7 +54,11 @@ function writeJson(file, value) {
 
 function run(command, args, { env = process.env, capture = false, quietErrors = false } = {}) {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', capture ? 'pipe' : 'inherit', quietErrors ? 'ignore' : 'inherit'] });
+    const child = spawn(command, args, {
+      cwd: root,
+      env,
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', quietErrors ? 'ignore' : 'inherit'],
+    });
     let stdout = '';
     child.stdout?.on('data', (chunk) => (stdout += chunk));
     child.once('error', reject);

@@ -115,7 +115,11 @@ describe('dashboard users, invites and sessions', () => {
       expectErrorBody(response, 401, 'unauthorized: wrong email or password');
       expect(sessionCookie(response)).toBeUndefined();
     }
-    expectErrorBody(await http.post('/auth/sign-in', { email: 'not-an-email', password: 'x' }), 400, 'validation error: email must be an email address');
+    expectErrorBody(
+      await http.post('/auth/sign-in', { email: 'not-an-email', password: 'x' }),
+      400,
+      'validation error: email must be an email address',
+    );
   });
 
   it('never adopts a session id the browser brought: a new token on every sign-in, and the old session ends', async () => {
@@ -146,22 +150,37 @@ describe('dashboard users, invites and sessions', () => {
       ['no token', () => http.post('/account/instances', { name: 'forged' }, cookie)],
       ['a wrong token', () => http.post('/account/instances', { name: 'forged' }, { ...cookie, 'X-CSRF-Token': 'x'.repeat(43) })],
       ['another origin', () => http.post('/account/instances', { name: 'forged' }, { ...sessionHeaders(session), ...evil })],
-      ['a cross-origin form post', () => http.unchecked().raw('post', '/account/apikey/rotate', '', { ...cookie, ...evil, 'Content-Type': 'application/x-www-form-urlencoded' })],
+      [
+        'a cross-origin form post',
+        () =>
+          http
+            .unchecked()
+            .raw('post', '/account/apikey/rotate', '', { ...cookie, ...evil, 'Content-Type': 'application/x-www-form-urlencoded' }),
+      ],
       ['a delete without token', () => http.delete(`/account/instances/${instance.id}`, cookie)],
       ['an invite without token', () => http.post('/account/users', { email: 'mallory@example.com' }, cookie)],
       ['a sign-out without token', () => http.post('/auth/sign-out', undefined, cookie)],
-      ['an instance route without token', () => http.put('/instance/settings', { pullMode: true }, { ...cookie, 'X-Instance-Id': instance.id })],
+      [
+        'an instance route without token',
+        () => http.put('/instance/settings', { pullMode: true }, { ...cookie, 'X-Instance-Id': instance.id }),
+      ],
     ];
     for (const [label, attempt] of attempts) {
       const response = await attempt();
-      expect({ label, status: response.status, body: response.body }).toEqual({ label, status: 403, body: { status: 403, detail: CSRF_REFUSED } });
+      expect({ label, status: response.status, body: response.body }).toEqual({
+        label,
+        status: 403,
+        body: { status: 403, detail: CSRF_REFUSED },
+      });
     }
     const sameOrigin = await http.post('/account/instances', { name: 'legit' }, { ...sessionHeaders(session), Origin: api.url });
     expect(sameOrigin.status).toBe(201);
     const names = (await http.get('/account/instances', { 'X-Api-Key': customer.apiKey })).body as { items: { name: string }[] };
     expect(names.items.map((item) => item.name).sort()).toEqual(['legit', 'main']);
     expect((await http.get('/account/users', { 'X-Api-Key': customer.apiKey })).body).toHaveLength(1);
-    expect((await http.get('/instance/settings', { 'X-Api-Key': customer.apiKey, 'X-Instance-Id': instance.id })).body).toMatchObject({ pullMode: false });
+    expect((await http.get('/instance/settings', { 'X-Api-Key': customer.apiKey, 'X-Instance-Id': instance.id })).body).toMatchObject({
+      pullMode: false,
+    });
     expect((await http.get('/auth/session', cookie)).status).toBe(200);
     // The key was not rotated by the forged form post.
     expect((await http.get('/account/instances', { 'X-Api-Key': customer.apiKey })).status).toBe(200);
@@ -196,8 +215,16 @@ describe('dashboard users, invites and sessions', () => {
       inviteUrl: expect.stringMatching(new RegExp(`^${api.url}/dashboard/invite/[A-Za-z0-9_-]{43}$`)),
       inviteExpiresAt: expect.any(String),
     });
-    expectErrorBody(await http.post('/account/users', { email: mateEmail }, sessionHeaders(session)), 409, 'conflict: a dashboard user with this email already exists');
-    expectErrorBody(await http.post('/account/users', { email: customer.ownerEmail }, { 'X-Api-Key': customer.apiKey }), 409, 'conflict: a dashboard user with this email already exists');
+    expectErrorBody(
+      await http.post('/account/users', { email: mateEmail }, sessionHeaders(session)),
+      409,
+      'conflict: a dashboard user with this email already exists',
+    );
+    expectErrorBody(
+      await http.post('/account/users', { email: customer.ownerEmail }, { 'X-Api-Key': customer.apiKey }),
+      409,
+      'conflict: a dashboard user with this email already exists',
+    );
 
     const mate = await acceptLink(http, tokenOf(invite.inviteUrl), strongPassword());
     const listed = await http.get('/account/users', { 'X-Api-Key': customer.apiKey });
@@ -210,10 +237,19 @@ describe('dashboard users, invites and sessions', () => {
     expect((await http.delete(`/account/users/${session.userId}`, sessionHeaders(mate))).status).toBe(204);
     expectErrorBody(await http.get('/account/users', { Cookie: `mgw_session=${session.token}` }), 401, 'unauthorized');
     // Now the teammate is the last active user: refused, whoever asks.
-    expectErrorBody(await http.delete(`/account/users/${mate.userId}`, sessionHeaders(mate)), 409, 'conflict: the last active user of a customer cannot be removed');
-    expectErrorBody(await http.delete(`/account/users/${mate.userId}`, { 'X-Api-Key': customer.apiKey }), 409, 'conflict: the last active user of a customer cannot be removed');
+    expectErrorBody(
+      await http.delete(`/account/users/${mate.userId}`, sessionHeaders(mate)),
+      409,
+      'conflict: the last active user of a customer cannot be removed',
+    );
+    expectErrorBody(
+      await http.delete(`/account/users/${mate.userId}`, { 'X-Api-Key': customer.apiKey }),
+      409,
+      'conflict: the last active user of a customer cannot be removed',
+    );
     // An invited (not yet active) user can always go, and their link dies with them.
-    const pending = (await http.post('/account/users', { email: `pending-${Date.now()}@example.com` }, sessionHeaders(mate))).body as typeof invite;
+    const pending = (await http.post('/account/users', { email: `pending-${Date.now()}@example.com` }, sessionHeaders(mate)))
+      .body as typeof invite;
     expect((await http.delete(`/account/users/${pending.user.id}`, sessionHeaders(mate))).status).toBe(204);
     expectErrorBody(await http.get(`/auth/invites/${tokenOf(pending.inviteUrl)}`), 404, 'not found');
     expectErrorBody(await http.delete('/account/users/usr_unknown', sessionHeaders(mate)), 404, 'not found');
@@ -232,13 +268,21 @@ describe('dashboard users, invites and sessions', () => {
     expectErrorBody(await http.get('/account/instances', { Cookie: `mgw_session=${session.token}` }), 403, refused);
     expectErrorBody(await http.post('/auth/sign-in', { email: customer.ownerEmail, password }), 403, refused);
     const listed = await http.get('/admin/customers?pageSize=100', adminHeaders());
-    expect((listed.body as { items: { id: string; disabled: boolean }[] }).items.find((item) => item.id === customer.id)?.disabled).toBe(true);
+    expect((listed.body as { items: { id: string; disabled: boolean }[] }).items.find((item) => item.id === customer.id)?.disabled).toBe(
+      true,
+    );
 
-    expect((await http.put(`/admin/customers/${customer.id}/disabled`, { disabled: false }, adminHeaders())).body).toMatchObject({ disabled: false });
+    expect((await http.put(`/admin/customers/${customer.id}/disabled`, { disabled: false }, adminHeaders())).body).toMatchObject({
+      disabled: false,
+    });
     expect((await http.get('/account/instances', { 'X-Api-Key': customer.apiKey })).status).toBe(200);
     expect((await http.get('/account/instances', { Cookie: `mgw_session=${session.token}` })).status).toBe(200);
     expectErrorBody(await http.put('/admin/customers/cus_unknown/disabled', { disabled: true }, adminHeaders()), 404, 'not found');
-    expectErrorBody(await http.put(`/admin/customers/${customer.id}/disabled`, {}, adminHeaders()), 400, 'validation error: disabled is required');
+    expectErrorBody(
+      await http.put(`/admin/customers/${customer.id}/disabled`, {}, adminHeaders()),
+      400,
+      'validation error: disabled is required',
+    );
   });
 
   it('gives the operator the users, a password-reset link, and an overview', async () => {
@@ -254,13 +298,20 @@ describe('dashboard users, invites and sessions', () => {
     expect(reset.status).toBe(201);
     const link = reset.body as { inviteUrl: string; expiresAt: string };
     expect(link).toEqual({ inviteUrl: expect.stringMatching(/\/dashboard\/invite\/[A-Za-z0-9_-]{43}$/), expiresAt: expect.any(String) });
-    expect((await http.get(`/auth/invites/${tokenOf(link.inviteUrl)}`)).body).toMatchObject({ purpose: 'password_reset', email: customer.ownerEmail });
+    expect((await http.get(`/auth/invites/${tokenOf(link.inviteUrl)}`)).body).toMatchObject({
+      purpose: 'password_reset',
+      email: customer.ownerEmail,
+    });
     // Until the link is used, the old password still works.
     await signIn(http, customer.ownerEmail, password);
     const newPassword = strongPassword();
     await acceptLink(http, tokenOf(link.inviteUrl), newPassword);
     expectErrorBody(await http.get('/auth/session', { Cookie: `mgw_session=${session.token}` }), 401, 'unauthorized');
-    expectErrorBody(await http.post('/auth/sign-in', { email: customer.ownerEmail, password }), 401, 'unauthorized: wrong email or password');
+    expectErrorBody(
+      await http.post('/auth/sign-in', { email: customer.ownerEmail, password }),
+      401,
+      'unauthorized: wrong email or password',
+    );
     await signIn(http, customer.ownerEmail, newPassword);
     const otherCustomer = await createCustomerWithOwner(http, 'Somebody Else');
     expectErrorBody(
@@ -271,11 +322,19 @@ describe('dashboard users, invites and sessions', () => {
 
     const overview = await http.get('/admin/overview', adminHeaders());
     expect(overview.status).toBe(200);
-    const body = overview.body as { shards: { total: number; owned: number; unowned: number }; customers: { total: number }; instances: { total: number } };
+    const body = overview.body as {
+      shards: { total: number; owned: number; unowned: number };
+      customers: { total: number };
+      instances: { total: number };
+    };
     expect(body.shards.total).toBe(16);
     expect(body.shards.owned + body.shards.unowned).toBe(16);
     expect(body.customers.total).toBeGreaterThanOrEqual(2);
-    expectErrorBody(await http.post('/admin/customers', { name: 'Dup', ownerEmail: customer.ownerEmail }, adminHeaders()), 409, 'conflict: a dashboard user with this email already exists');
+    expectErrorBody(
+      await http.post('/admin/customers', { name: 'Dup', ownerEmail: customer.ownerEmail }, adminHeaders()),
+      409,
+      'conflict: a dashboard user with this email already exists',
+    );
   });
 });
 
@@ -288,7 +347,11 @@ describe('dashboard sign-in limits', () => {
       const { customer, password } = await customerWithSession(http, 'Brute');
       const other = await customerWithSession(http, 'Bystander');
       for (let attempt = 0; attempt < 3; attempt += 1) {
-        expectErrorBody(await http.post('/auth/sign-in', { email: customer.ownerEmail, password: `guess number ${attempt}` }), 401, 'unauthorized: wrong email or password');
+        expectErrorBody(
+          await http.post('/auth/sign-in', { email: customer.ownerEmail, password: `guess number ${attempt}` }),
+          401,
+          'unauthorized: wrong email or password',
+        );
       }
       const blocked = await http.post('/auth/sign-in', { email: customer.ownerEmail, password });
       expectErrorBody(blocked, 429, 'rate limited');
@@ -301,7 +364,10 @@ describe('dashboard sign-in limits', () => {
   });
 
   it('blocks an address after repeated failed sign-ins, across email addresses', async () => {
-    const api = await startApi({ queuePrefix: subPrefix('signin_addr'), authFailureLimit: { limit: 4, windowSeconds: 60, blockSeconds: 60 } });
+    const api = await startApi({
+      queuePrefix: subPrefix('signin_addr'),
+      authFailureLimit: { limit: 4, windowSeconds: 60, blockSeconds: 60 },
+    });
     try {
       const http = new Http(api.url);
       await useServedOpenApi(api.url);
@@ -348,7 +414,11 @@ describe('dashboard session expiry', () => {
       const customer = await createCustomerWithOwner(http, 'Late');
       await sleep(1_200);
       expectErrorBody(await http.get(`/auth/invites/${customer.inviteToken}`), 410, 'gone: this link has expired or was already used');
-      expectErrorBody(await http.post(`/auth/invites/${customer.inviteToken}/accept`, { password: strongPassword() }), 410, 'gone: this link has expired or was already used');
+      expectErrorBody(
+        await http.post(`/auth/invites/${customer.inviteToken}/accept`, { password: strongPassword() }),
+        410,
+        'gone: this link has expired or was already used',
+      );
     } finally {
       await api.close();
     }
@@ -369,14 +439,20 @@ describe('passwords stay secret', () => {
       responses.push(await http.post(`/auth/invites/${customer.inviteToken}/accept`, { password }));
       responses.push(await http.post('/auth/sign-in', { email: customer.ownerEmail, password: `${password}x` }));
       responses.push(await http.post('/auth/sign-in', { email: customer.ownerEmail, password }));
-      responses.push(await http.raw('post', '/auth/sign-in', `{"email":"${customer.ownerEmail}","password":"${password}"`, { 'Content-Type': 'application/json' }));
+      responses.push(
+        await http.raw('post', '/auth/sign-in', `{"email":"${customer.ownerEmail}","password":"${password}"`, {
+          'Content-Type': 'application/json',
+        }),
+      );
       expect(responses.map((response) => response.status)).toEqual([400, 400, 200, 401, 200, 400]);
       for (const response of responses) expect(JSON.stringify({ headers: response.headers, body: response.body })).not.toContain(password);
       await sleep(200);
       expect(app.output()).toContain('/auth/sign-in');
       expect(app.output()).not.toContain(password);
       await database.connect();
-      const stored = await database.query<{ password_hash: string }>('SELECT password_hash FROM dashboard_users WHERE email = $1', [customer.ownerEmail]);
+      const stored = await database.query<{ password_hash: string }>('SELECT password_hash FROM dashboard_users WHERE email = $1', [
+        customer.ownerEmail,
+      ]);
       expect(stored.rows[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
       expect(stored.rows[0].password_hash).not.toContain(password);
       const sessions = await database.query<{ token_hash: string }>('SELECT token_hash FROM dashboard_sessions');

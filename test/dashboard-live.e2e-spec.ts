@@ -77,13 +77,17 @@ describe('dashboard: live instance list, test webhook, newest-first events, oper
     try {
       expect(stream.response.status).toBe(200);
       expect(stream.response.headers.get('content-type')).toBe('text/event-stream');
-      const first = await eventually(async () => stream.messages, (messages) => messages.length > 0, 5_000);
+      const first = await eventually(
+        () => Promise.resolve(stream.messages),
+        (messages) => messages.length > 0,
+        5_000,
+      );
       expect(first[0]).toEqual({ instanceId: instance.id, status: 'unpaired', deviceId: '', updatedAt: expect.any(String) });
 
       const paired = await http.post('/sandbox/pair', { phone: '15557770001' }, asOwner());
       expect(paired.status).toBe(200);
       const seen = await eventually(
-        async () => stream.messages,
+        () => Promise.resolve(stream.messages),
         (messages) => messages.some((message) => message.status === 'connected'),
         5_000,
       );
@@ -109,7 +113,11 @@ describe('dashboard: live instance list, test webhook, newest-first events, oper
     await waitForStatus(http, instance, (status) => status.isConnected);
     const path = `/test-hook-${Date.now()}`;
     const secret = 'whsec_' + Buffer.from('a test signing secret of some length').toString('base64');
-    expectErrorBody(await http.post(`/account/instances/${instance.id}/webhook/test`, undefined, sessionHeaders(owner.session)), 400, 'validation error: the instance has no webhook URL (its own, or the customer default it follows)');
+    expectErrorBody(
+      await http.post(`/account/instances/${instance.id}/webhook/test`, undefined, sessionHeaders(owner.session)),
+      400,
+      'validation error: the instance has no webhook URL (its own, or the customer default it follows)',
+    );
     const saved = await http.put(
       `/account/instances/${instance.id}/settings`,
       { useCustomDefaults: false, webhookUrl: receiver.url(path), eventSigningSecret: secret },
@@ -119,17 +127,40 @@ describe('dashboard: live instance list, test webhook, newest-first events, oper
 
     const sent = await http.post(`/account/instances/${instance.id}/webhook/test`, undefined, sessionHeaders(owner.session));
     expect(sent.status).toBe(200);
-    expect(sent.body).toEqual({ url: receiver.url(path), delivered: true, statusCode: 200, durationMs: expect.any(Number), responseSnippet: '{"ok":true}' });
+    expect(sent.body).toEqual({
+      url: receiver.url(path),
+      delivered: true,
+      statusCode: 200,
+      durationMs: expect.any(Number),
+      responseSnippet: '{"ok":true}',
+    });
     const [hook] = receiver.at(path);
-    expect(hook.envelope).toEqual({ eventId: expect.stringMatching(/^evt_\d+_[0-9a-f]{16}$/), instanceId: instance.id, eventType: 'test', receivedAt: expect.any(String), eventData: { message: expect.any(String) } });
+    expect(hook.envelope).toEqual({
+      eventId: expect.stringMatching(/^evt_\d+_[0-9a-f]{16}$/),
+      instanceId: instance.id,
+      eventType: 'test',
+      receivedAt: expect.any(String),
+      eventData: { message: expect.any(String) },
+    });
     const expected = webhookSignatureHeaders(secret, hook.envelope.eventId, Number(hook.headers['webhook-timestamp']), hook.rawBody);
     expect(hook.headers['x-webhook-signature']).toBe(expected['X-Webhook-Signature']);
     expect(hook.headers['webhook-signature']).toBe(expected['webhook-signature']);
 
     receiver.script(path, () => ({ status: 500 }));
     const failed = await http.post(`/account/instances/${instance.id}/webhook/test`, undefined, sessionHeaders(owner.session));
-    expect(failed.body).toEqual({ url: receiver.url(path), delivered: false, statusCode: 500, durationMs: expect.any(Number), responseSnippet: '{"ok":true}', error: 'receiver answered 500' });
-    expectErrorBody(await http.post(`/account/instances/${instance.id}/webhook/test`, undefined, sessionHeaders(stranger.session)), 404, 'not found');
+    expect(failed.body).toEqual({
+      url: receiver.url(path),
+      delivered: false,
+      statusCode: 500,
+      durationMs: expect.any(Number),
+      responseSnippet: '{"ok":true}',
+      error: 'receiver answered 500',
+    });
+    expectErrorBody(
+      await http.post(`/account/instances/${instance.id}/webhook/test`, undefined, sessionHeaders(stranger.session)),
+      404,
+      'not found',
+    );
   });
 
   it('pages the event log newest first with before/nextBefore, leaving the oldest-first paging as it was', async () => {
@@ -159,11 +190,19 @@ describe('dashboard: live instance list, test webhook, newest-first events, oper
 
   it("shows the operator the workers and every shard's owner", async () => {
     const overview = await eventually(
-      async () => (await http.get('/admin/overview', adminHeaders())).body as { workers: { id: string; shards: number[] }[]; shards: { owned: number } },
+      async () =>
+        (await http.get('/admin/overview', adminHeaders())).body as {
+          workers: { id: string; shards: number[] }[];
+          shards: { owned: number };
+        },
       (body) => body.shards.owned === 16,
     );
     expect(overview.shards).toEqual({ total: 16, owned: 16, unowned: 0 });
-    expect(overview.workers.flatMap((entry) => entry.shards).sort((a, b) => a - b)).toEqual(Array.from({ length: 16 }, (_, shard) => shard));
-    expect((overview as unknown as { instances: { byStatus: Record<string, number> } }).instances.byStatus.connected).toBeGreaterThanOrEqual(1);
+    expect(overview.workers.flatMap((entry) => entry.shards).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 16 }, (_, shard) => shard),
+    );
+    expect(
+      (overview as unknown as { instances: { byStatus: Record<string, number> } }).instances.byStatus.connected,
+    ).toBeGreaterThanOrEqual(1);
   });
 });

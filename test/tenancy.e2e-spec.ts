@@ -86,7 +86,12 @@ describe('tenant isolation', () => {
       ['POST', '/session/logout', undefined],
     ])("answers %s %s with 401 for another customer's session", async (method, path, body) => {
       const headers = { ...bobsSession(), 'X-Instance-Id': aliceInstance.id };
-      const response = method === 'GET' ? await http.get(path, headers) : method === 'PUT' ? await http.put(path, body, headers) : await http.post(path, body, headers);
+      const response =
+        method === 'GET'
+          ? await http.get(path, headers)
+          : method === 'PUT'
+            ? await http.put(path, body, headers)
+            : await http.post(path, body, headers);
       expectErrorBody(response, 401, 'unauthorized');
     });
 

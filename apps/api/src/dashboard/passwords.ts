@@ -21,7 +21,8 @@ export function isCommonPassword(password: string): boolean {
   const core = lower.replace(/^[\d\W_]+|[\d\W_]+$/g, '');
   if (core.length > 0 && COMMON.has(core)) return true;
   for (let size = 1; size <= lower.length / 2; size += 1) {
-    if (lower.length % size === 0 && lower.slice(0, size).repeat(lower.length / size) === lower && COMMON.has(lower.slice(0, size))) return true;
+    if (lower.length % size === 0 && lower.slice(0, size).repeat(lower.length / size) === lower && COMMON.has(lower.slice(0, size)))
+      return true;
   }
   return false;
 }
