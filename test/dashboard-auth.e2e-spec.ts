@@ -185,6 +185,11 @@ describe('dashboard users, invites and sessions', () => {
     // The key was not rotated by the forged form post.
     expect((await http.get('/account/instances', { 'X-Api-Key': customer.apiKey })).status).toBe(200);
     expectErrorBody(await http.post('/auth/sign-in', { email: customer.ownerEmail, password: 'whatever it is' }, evil), 403, CSRF_REFUSED);
+    // A cookie that is not one of ours does not get a body parsed on its behalf.
+    const junk = await http
+      .unchecked()
+      .raw('post', '/account/instances', '{"name":', { Cookie: 'mgw_session=junk', 'Content-Type': 'application/json' });
+    expectErrorBody(junk, 401, 'unauthorized');
   });
 
   it('signs out one session, or every session of the user', async () => {
@@ -335,6 +340,26 @@ describe('dashboard users, invites and sessions', () => {
       409,
       'conflict: a dashboard user with this email already exists',
     );
+  });
+});
+
+describe('dashboard cookie over HTTPS', () => {
+  it('marks the session cookie Secure when the request came over HTTPS through a trusted proxy', async () => {
+    const api = await startApi({ trustProxy: true });
+    try {
+      const http = new Http(api.url);
+      await useServedOpenApi(api.url);
+      const customer = await createCustomerWithOwner(http, 'Behind TLS');
+      const accepted = await http.post(
+        `/auth/invites/${customer.inviteToken}/accept`,
+        { password: strongPassword() },
+        { 'X-Forwarded-Proto': 'https', Origin: api.url.replace('http:', 'https:') },
+      );
+      expect(accepted.status).toBe(200);
+      expect(sessionCookie(accepted)?.attributes).toBe('Path=/; HttpOnly; SameSite=Strict; Max-Age=604800; Secure');
+    } finally {
+      await api.close();
+    }
   });
 });
 
