@@ -1,4 +1,5 @@
 import type { ChatStoreRepository, ContactStoreRepository, NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
+import { isJidGroup, isLidUser, isPnUser, jidNormalizedUser } from '@whiskeysockets/baileys/lib/WABinary/jid-utils.js';
 import type { SandboxStatusMedia } from '../../sandbox/status-media';
 import type { BaileysContext } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket } from '../baileys-library';
@@ -109,7 +110,8 @@ export function fakeContext(parts: FakeParts = {}): BaileysContext & { store: Me
   return {
     instanceId: INSTANCE,
     socket: socket as unknown as BaileysSocket,
-    lib: (parts.lib ?? {}) as unknown as BaileysLibrary,
+    // rc14's own JID helpers; a spec adds (or replaces) what else it needs.
+    lib: { jidNormalizedUser, isLidUser, isPnUser, isJidGroup, ...parts.lib } as unknown as BaileysLibrary,
     selfJid: SELF,
     selfLid: SELF_LID,
     messages: store as unknown as NetworkMessageRepository,
