@@ -70,24 +70,28 @@ export class MemoryMessages {
 
   constructor(private records: NetworkMessageRecord[] = []) {}
 
-  latest(_instanceId: string, chatJid: string, limit: number): Promise<NetworkMessageRecord[]> {
+  latest(_instanceId: string, chatJid: string | string[], limit: number): Promise<NetworkMessageRecord[]> {
     return Promise.resolve(
       this.records
-        .filter((record) => record.chatJid === chatJid)
+        .filter((record) => inChats(record, chatJid))
         .sort((a, b) => b.sentAt.getTime() - a.sentAt.getTime())
         .slice(0, limit),
     );
   }
 
-  find(_instanceId: string, id: string, chatJid?: string): Promise<NetworkMessageRecord | null> {
-    return Promise.resolve(this.records.find((record) => record.id === id && (!chatJid || record.chatJid === chatJid)) ?? null);
+  find(_instanceId: string, id: string, chatJid?: string | string[]): Promise<NetworkMessageRecord | null> {
+    return Promise.resolve(this.records.find((record) => record.id === id && (!chatJid || inChats(record, chatJid))) ?? null);
   }
 
-  forgetChat(_instanceId: string, chatJid: string): Promise<void> {
-    this.forgotten.push(chatJid);
-    this.records = this.records.filter((record) => record.chatJid !== chatJid);
+  forgetChat(_instanceId: string, chatJid: string | string[]): Promise<void> {
+    this.forgotten.push(...[chatJid].flat());
+    this.records = this.records.filter((record) => !inChats(record, chatJid));
     return Promise.resolve();
   }
+}
+
+function inChats(record: NetworkMessageRecord, chatJid: string | string[]): boolean {
+  return [chatJid].flat().includes(record.chatJid);
 }
 
 export interface FakeParts {

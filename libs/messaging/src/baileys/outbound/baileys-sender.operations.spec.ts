@@ -1,5 +1,6 @@
 import { PermanentSendError, type OutboundMessage } from '@app/contracts';
 import type { WAMessage } from '../baileys-library';
+import { asReceived, signalRepositoryWith } from '../testing/rc14';
 import { BaileysSender } from './baileys-sender';
 import {
   CONTACT,
@@ -237,6 +238,56 @@ describe('BaileysSender: operations on messages', () => {
         [CONTACT, { pin: OWN_KEY, type: 1, time: 604_800 }, { messageId: OP }],
         [CONTACT, { pin: OWN_KEY, type: 2 }, { messageId: OP }],
       ]);
+    });
+  });
+
+  /**
+   * rc14 keys a received one-to-one message by the stanza's sender, now usually the contact's LID, with the phone
+   * number only in `remoteJidAlt` (`Utils/decode-wa-message.js`); the store keeps it under that LID. The gateway's
+   * events name the chat by phone number, and that is the chat id clients send back.
+   */
+  describe('in a LID-addressed one-to-one chat', () => {
+    const FROM_LID = '3A7F00000000000000L1D1';
+    const receivedByLid = asReceived({
+      key: { remoteJid: CONTACT_LID, remoteJidAlt: CONTACT, fromMe: false, id: FROM_LID, addressingMode: 'lid' },
+      message: { conversation: 'Hi from my LID' },
+      messageTimestamp: 1_747_615_300,
+      pushName: 'Jane',
+    } as WAMessage);
+    /** The key as rc14 made it, which protocol messages must carry. */
+    const LID_KEY = { remoteJid: CONTACT_LID, fromMe: false, id: FROM_LID };
+    const sendHere = (kind: OutboundMessage['kind'], payload: Record<string, unknown>, id = OP) =>
+      sender.send({ ...fakeContext(socket, store), socket: { ...socket, ...signalRepositoryWith([{ lid: CONTACT_LID, pn: CONTACT }]) } as never }, {
+        id,
+        kind,
+        chatJid: CONTACT,
+        payload,
+      });
+
+    beforeEach(() => store.keep(receivedByLid));
+
+    it('reacts with the stored key although the request names the chat by phone number and not the sender', async () => {
+      answers({ reactionMessage: { key: LID_KEY, text: '👍', senderTimestampMs: 1_747_615_904_000 } });
+      await sendHere('reaction', { targetId: FROM_LID, reaction: '👍' });
+
+      expect(socket.sendMessage.mock.calls).toEqual([[CONTACT, { react: { text: '👍', key: LID_KEY } }, { messageId: OP }]]);
+    });
+
+    it('marks it read and stars it with the stored key, not one rebuilt from the phone number', async () => {
+      await sendHere('read', { targetId: FROM_LID, senderId: CONTACT });
+      await sendHere('star', { targetId: FROM_LID, starred: true });
+
+      expect(socket.readMessages.mock.calls).toEqual([[[LID_KEY]]]);
+      expect(socket.chatModify.mock.calls).toEqual([[{ star: { messages: [{ id: FROM_LID, fromMe: false }], star: true } }, CONTACT]]);
+    });
+
+    it('quotes it in a reply', async () => {
+      socket.sendMessage.mockResolvedValueOnce(networkMessage(CONTACT, '3EB0REPLY0000000000001', { conversation: 'Yes' }));
+      await sendHere('text', { text: 'Yes', replyTo: FROM_LID }, '3EB0REPLY0000000000001');
+
+      const [[, , options]] = socket.sendMessage.mock.calls;
+      expect(options?.quoted?.key).toEqual(receivedByLid.key);
+      expect(options?.quoted?.message).toEqual({ conversation: 'Hi from my LID' });
     });
   });
 });

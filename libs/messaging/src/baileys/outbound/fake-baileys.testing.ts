@@ -125,8 +125,9 @@ export class FakeMessageStore {
     return this.records.map((record) => bufferJson.parse<WAMessage>(record.data));
   }
 
-  find(_instanceId: string, id: string, chatJid?: string): Promise<NetworkMessageRecord | null> {
-    return Promise.resolve(this.records.find((record) => record.id === id && (!chatJid || record.chatJid === chatJid)) ?? null);
+  find(_instanceId: string, id: string, chatJid?: string | string[]): Promise<NetworkMessageRecord | null> {
+    const chats = chatJid === undefined ? undefined : [chatJid].flat();
+    return Promise.resolve(this.records.find((record) => record.id === id && (!chats || chats.includes(record.chatJid))) ?? null);
   }
 
   save(_instanceId: string, messages: NetworkMessageRecord[]): Promise<void> {
