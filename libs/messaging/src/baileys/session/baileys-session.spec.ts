@@ -270,6 +270,65 @@ describe('BaileysSession logout and close', () => {
   });
 });
 
+/**
+ * rc14 uploads pre-keys in a key transaction: it writes the new `pre-key` rows, then emits `creds.update` with the
+ * next ids (`Socket/socket.js` `uploadPreKeys`). A worker that takes the instance over must load credentials that
+ * know those ids, or it hands out ids again that the network already holds (Bad MAC, Invalid PreKey ID).
+ */
+describe('BaileysSession credentials at close and takeover', () => {
+  const preKeyPair = (id: number) => ({ private: Buffer.alloc(32, id), public: Buffer.alloc(32, id + 1) });
+  const NEXT_IDS = { nextPreKeyId: 61, firstUnuploadedPreKeyId: 61 };
+
+  async function openSession() {
+    const h = sessionHarness({ paired: true });
+    await h.session.connect();
+    await settle();
+    h.socket().open();
+    await settle();
+    return h;
+  }
+
+  /** What rc14's `getNextPreKeys` does inside the upload transaction, then the update it emits. */
+  async function uploadPreKeys(h: Awaited<ReturnType<typeof openSession>>) {
+    const keys = (h.socket().config.auth.keys as unknown as { store: { set: (data: object) => Promise<void> } }).store;
+    await keys.set({ 'pre-key': Object.fromEntries([31, 32, 33].map((id) => [id, preKeyPair(id)])) });
+    h.socket().emit('creds.update', NEXT_IDS);
+  }
+
+  async function takeOver(h: Awaited<ReturnType<typeof openSession>>) {
+    const next = sessionHarness({ paired: true, auth: h.auth });
+    await next.session.connect();
+    return next.socket().config.auth.creds;
+  }
+
+  it('saves the update of a pre-key upload that completes while the socket is ending', async () => {
+    const h = await openSession();
+    h.socket().whileEnding = () => uploadPreKeys(h);
+    await h.session.close();
+
+    expect(h.auth.rows.has('pre-key/31')).toBe(true);
+    expect(await takeOver(h)).toMatchObject(NEXT_IDS);
+  });
+
+  it('waits for a credentials write in flight before close returns (the lease is released after it)', async () => {
+    const h = await openSession();
+    h.auth.saveDelayMs = 30;
+    await uploadPreKeys(h);
+    await h.session.close();
+
+    expect(await takeOver(h)).toMatchObject(NEXT_IDS);
+  });
+
+  it('does not save what a socket says after the device was logged out', async () => {
+    const h = await openSession();
+    const socket = h.socket();
+    socket.whileEnding = () => socket.emit('creds.update', { accountSyncCounter: 9 });
+    await h.session.logout();
+    await settle();
+    expect(h.auth.creds).toBeNull();
+  });
+});
+
 describe('BaileysSession messages and operations', () => {
   async function openSession() {
     const h = sessionHarness({ paired: true });

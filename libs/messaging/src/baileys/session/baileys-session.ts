@@ -121,10 +121,15 @@ export class BaileysSession implements NetworkSession {
     return this.openSocket();
   }
 
+  /**
+   * Ends the socket and returns once the credentials are stored: the caller releases the instance's lease next, and
+   * the worker that takes it over must load credentials that know every key the socket wrote (pre-key ids above all).
+   */
   async close(): Promise<void> {
     this.stop();
     const socket = this.detach();
     if (socket) await socket.end(undefined);
+    await this.auth?.flush();
   }
 
   async logout(): Promise<void> {
@@ -296,10 +301,13 @@ export class BaileysSession implements NetworkSession {
   /** Never throws: Baileys calls this from an event emitter, where a rejection would go unhandled. */
   private onEvents(socket: BaileysSocket, auth: LoadedAuth, events: Partial<BaileysEventMap>): void {
     try {
-      if (socket !== this.socket) return;
+      // Whichever socket reports it, even one being ended: rc14 writes keys first and reports the credentials that
+      // go with them afterwards (pre-key ids, routing info, `me.lid`), and Baileys has already applied the update
+      // to these credentials in place. Only credentials of a device that was forgotten are not saved again.
       if (events['creds.update'] && auth === this.auth) {
         auth.saveCreds().catch((error: unknown) => this.log.error({ err: error }, 'credentials not saved'));
       }
+      if (socket !== this.socket) return;
       this.groups.apply(events);
       const { 'connection.update': update, 'creds.update': _credentials, ...happenings } = events;
       const closing = update?.connection === 'close';
