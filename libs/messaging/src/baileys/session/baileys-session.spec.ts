@@ -368,6 +368,7 @@ describe('BaileysSession messages and operations', () => {
   it('serves retries from the message store, and undefined for a message it does not keep', async () => {
     const h = await openSession();
     const stored = { key: { remoteJid: '447700900999@s.whatsapp.net', fromMe: true, id: '3EB0AA' }, message: { conversation: 'hello' } };
+    const justSent = new Date();
     h.messages.find.mockImplementation((_instance, id, chat) =>
       Promise.resolve(
         id === '3EB0AA' && chat === undefined
@@ -376,7 +377,7 @@ describe('BaileysSession messages and operations', () => {
               chatJid: '447700900999@s.whatsapp.net',
               fromMe: true,
               senderJid: null,
-              sentAt: new Date(0),
+              sentAt: justSent,
               data: bufferJson.stringify(stored),
             }
           : null,
@@ -393,6 +394,46 @@ describe('BaileysSession messages and operations', () => {
       [INSTANCE_ID, '3EB0AA'],
     ]);
     expect(await getMessage({ remoteJid: '447700900999@s.whatsapp.net', fromMe: true, id: 'UNKNOWN' })).toBeUndefined();
+  });
+
+  /**
+   * After an outage the network delivers a backlog of retry receipts, and rc14 re-sends whatever `getMessage`
+   * answers (`Socket/messages-recv.js` `sendMessagesAgain`): an old message would reach the recipient again.
+   */
+  it('serves retries only for messages sent in the last 15 minutes, and the event or poll others refer to', async () => {
+    const NOW = Date.parse('2026-11-22T12:00:00.000Z');
+    const h = sessionHarness({ paired: true, now: () => NOW });
+    await h.session.connect();
+    await settle();
+    h.socket().open();
+    const chatJid = '447700900999@s.whatsapp.net';
+    const kept: Record<string, { minutesAgo: number; message: object }> = {
+      '3EB0RECENT': { minutesAgo: 14, message: { conversation: 'recent' } },
+      '3EB0OLD': { minutesAgo: 16, message: { conversation: 'old' } },
+      '3EB0EVENT': { minutesAgo: 2 * 24 * 60, message: { eventMessage: { name: 'Party' }, messageContextInfo: { messageSecret: 'c2VjcmV0' } } },
+      '3EB0POLL': { minutesAgo: 3 * 24 * 60, message: { pollCreationMessageV3: { name: 'Lunch?' }, messageContextInfo: { messageSecret: 'c2VjcmV0' } } },
+    };
+    h.messages.find.mockImplementation((_instance, id) => {
+      const entry = kept[id];
+      return Promise.resolve(
+        entry
+          ? {
+              id,
+              chatJid,
+              fromMe: true,
+              senderJid: null,
+              sentAt: new Date(NOW - entry.minutesAgo * 60_000),
+              data: bufferJson.stringify({ key: { remoteJid: chatJid, fromMe: true, id }, message: entry.message }),
+            }
+          : null,
+      );
+    });
+    const getMessage = h.socket().config.getMessage as (key: WAMessageKey) => Promise<{ $proto: string } | undefined>;
+    const served = async (id: string) => (await getMessage({ remoteJid: chatJid, fromMe: true, id })) !== undefined;
+    expect(await served('3EB0RECENT')).toBe(true);
+    expect(await served('3EB0OLD')).toBe(false);
+    expect(await served('3EB0EVENT')).toBe(true);
+    expect(await served('3EB0POLL')).toBe(true);
   });
 
   it('forwards event batches in order to inbound mapping, without the connection and credential updates', async () => {

@@ -46,6 +46,11 @@ type LoadedAuth = AuthState<AuthenticationCreds> & { keys: SignalKeyStore };
 const HISTORY_PER_CHAT = 500;
 const KEY_CACHE = { ttlMs: 5 * 60_000, maxEntries: 5_000 };
 const RETRY_COUNTS = { ttlMs: 60 * 60_000, maxEntries: 10_000 };
+/**
+ * Retry receipts get a message again only this long after it was sent: a recipient that just failed to decrypt asks
+ * within seconds, while a backlog of receipts after an outage would otherwise re-send old messages.
+ */
+const RESEND_WINDOW_MS = 15 * 60_000;
 
 /** Linked by the network: pairing stores the signed device identity, which a pairing in progress does not have. */
 function linked(creds: AuthenticationCreds): boolean {
@@ -58,6 +63,21 @@ function linked(creds: AuthenticationCreds): boolean {
  */
 function unfinishedPairing(creds: AuthenticationCreds): boolean {
   return !linked(creds) && creds.me !== undefined;
+}
+
+/**
+ * Events and polls of any age are asked for too: Baileys reads an event's secret through `getMessage` to decrypt the
+ * answers to it (rc14 `Utils/process-message.js`), and poll votes work the same way.
+ */
+function referredToLater(message: proto.IMessage): boolean {
+  const content = message.ephemeralMessage?.message ?? message;
+  return Boolean(
+    content.eventMessage ??
+      content.pollCreationMessage ??
+      content.pollCreationMessageV2 ??
+      content.pollCreationMessageV3 ??
+      content.pollCreationMessageV5,
+  );
 }
 
 /** `447700900123:4@s.whatsapp.net` (a device) → `447700900123@s.whatsapp.net` (its user). */
@@ -275,7 +295,9 @@ export class BaileysSession implements NetworkSession {
         (key.remoteJid ? await this.deps.messages.find(instanceId, key.id, key.remoteJid) : null) ??
         (await this.deps.messages.find(instanceId, key.id));
       const message = record ? bufferJson.parse<WAMessage>(record.data).message : undefined;
-      return message ? lib.proto.Message.fromObject(message) : undefined;
+      if (!record || !message) return undefined;
+      if (this.now() - record.sentAt.getTime() > RESEND_WINDOW_MS && !referredToLater(message)) return undefined;
+      return lib.proto.Message.fromObject(message);
     } catch (error) {
       this.log.error({ err: error, id: key.id }, 'stored message not read');
       return undefined;
