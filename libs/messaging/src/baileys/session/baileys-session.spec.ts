@@ -2,6 +2,7 @@ import { RecentIds } from '../inbound/recent-ids';
 import { AppError } from '@app/contracts';
 import type { GroupMetadata, UserFacingSocketConfig, WAMessageKey } from '@whiskeysockets/baileys';
 import { bufferJson } from '../buffer-json';
+import { CallOrigins } from '../call-origins';
 import { ExpiringCache } from './expiring-cache';
 import { freshCreds, HISTORY_SYNC_TYPE, pairedCredsUpdate } from './testing/fake-baileys';
 import { DEVICE_JID, DEVICE_LID, INSTANCE_ID, WS_URL, sessionHarness, settle } from './testing/session-harness';
@@ -351,6 +352,7 @@ describe('BaileysSession messages and operations', () => {
       selfLid: '201234567890123@lid',
       messages: expect.any(Object),
       sent: expect.any(RecentIds),
+      calls: expect.any(CallOrigins),
     };
     expect(h.sender.send).toHaveBeenCalledWith(context, message);
     expect(h.operations.perform).toHaveBeenCalledWith(context, 'chats.archive', { chatId: '447700900999@s.whatsapp.net', archived: true });

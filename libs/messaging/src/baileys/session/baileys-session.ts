@@ -16,6 +16,7 @@ import { normalise } from '../../events/normalise';
 import { RecentIds } from '../inbound/recent-ids';
 import type { BaileysContext, BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort, InboundSink } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
+import { CallOrigins } from '../call-origins';
 import { bufferJson } from '../buffer-json';
 import type { BaileysLibraryLoader, BaileysLogger, BaileysSettings } from './baileys-settings';
 import { Condition } from './condition';
@@ -106,6 +107,8 @@ export class BaileysSession implements NetworkSession {
   private readonly keyCache: ExpiringCache;
   /** Outlives sockets: Baileys echoes our sends back (also after a reconnect), and inbound mapping must know them. */
   private readonly sent = new RecentIds();
+  /** Outlives sockets: a call offered just before a reconnect can still be rejected after it. */
+  private readonly calls = new CallOrigins();
   private lib: BaileysLibrary | undefined;
   private auth: LoadedAuth | undefined;
   private socket: BaileysSocket | undefined;
@@ -478,6 +481,7 @@ export class BaileysSession implements NetworkSession {
       ...(me.lid ? { selfLid: userJid(me.lid) } : {}),
       messages: this.deps.messages,
       sent: this.sent,
+      calls: this.calls,
     };
   }
 
