@@ -223,6 +223,45 @@ describe('BaileysSender: operations on messages', () => {
     });
   });
 
+  /**
+   * WhatsApp indexes someone else's group message in app state by its author; rc14's `chatModificationToAppPatch`
+   * writes `'0'` there, so the patch would match no message. The patch goes out with the author (no device).
+   */
+  describe("someone else's group message in app state", () => {
+    it('stars it and deletes it for me with its author in the index', async () => {
+      await send('star', GROUP, { targetId: RECEIVED_IN_GROUP, starred: true });
+      await send('delete_for_me', GROUP, { targetId: RECEIVED_IN_GROUP });
+
+      expect(socket.appPatch.mock.calls).toEqual([
+        [
+          {
+            syncAction: { starAction: { starred: true } },
+            index: ['star', GROUP, RECEIVED_IN_GROUP, '0', CONTACT_LID],
+            type: 'regular_low',
+            apiVersion: 2,
+            operation: 0,
+          },
+        ],
+        [
+          {
+            syncAction: { deleteMessageForMeAction: { deleteMedia: false, messageTimestamp: 1_747_615_200 } },
+            index: ['deleteMessageForMe', GROUP, RECEIVED_IN_GROUP, '0', CONTACT_LID],
+            type: 'regular_high',
+            apiVersion: 3,
+            operation: 0,
+          },
+        ],
+      ]);
+      expect(socket.chatModify).not.toHaveBeenCalled();
+    });
+
+    it('names the author a request gives for a message no longer kept, without its device', async () => {
+      await send('star', GROUP, { targetId: GONE, senderId: '447700900555:12@s.whatsapp.net', starred: false });
+
+      expect(socket.appPatch.mock.calls[0][0].index).toEqual(['star', GROUP, GONE, '0', '447700900555@s.whatsapp.net']);
+    });
+  });
+
   describe('pin', () => {
     it('pins for the chosen duration, 7 days when none is given, and unpins', async () => {
       answers({ pinInChatMessage: { key: GROUP_KEY, type: 1 } }, GROUP);
