@@ -56,7 +56,12 @@ describe('kept real-network messages as history', () => {
     // rc14 keeps a received one-to-one message under the contact's LID; our sends sit under the phone number.
     const phone = '447700900777@s.whatsapp.net';
     const lid = '100000000000777@lid';
-    await messages.save(instanceId, [record(phone, 'P1', 10), record(lid, 'L2', 11), record(phone, 'P3', 12), record('447700900888@s.whatsapp.net', 'X4', 13)]);
+    await messages.save(instanceId, [
+      record(phone, 'P1', 10),
+      record(lid, 'L2', 11),
+      record(phone, 'P3', 12),
+      record('447700900888@s.whatsapp.net', 'X4', 13),
+    ]);
     const both = [phone, lid];
     expect((await messages.find(instanceId, 'L2', both))?.chatJid).toBe(lid);
     expect(await messages.find(instanceId, 'L2', phone)).toBeNull();

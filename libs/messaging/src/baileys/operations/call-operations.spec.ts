@@ -26,7 +26,10 @@ describe('Baileys call operations', () => {
     // rc14's handleCall: `from` is the offer's sender with its device, usually a LID; `callerPn` is the number.
     calls.remember('A3F4C1D2E5B6A7980C1D2E3F4A5B6C7D', '123456789012345:21@lid');
     const context = { ...fakeContext({ socket: { rejectCall } }), calls };
-    await buildOperations().perform(context, 'calls.reject', { callId: 'A3F4C1D2E5B6A7980C1D2E3F4A5B6C7D', callerId: '447700900200@s.whatsapp.net' });
+    await buildOperations().perform(context, 'calls.reject', {
+      callId: 'A3F4C1D2E5B6A7980C1D2E3F4A5B6C7D',
+      callerId: '447700900200@s.whatsapp.net',
+    });
     expect(rejectCall).toHaveBeenCalledWith('A3F4C1D2E5B6A7980C1D2E3F4A5B6C7D', '123456789012345:21@lid');
   });
 });

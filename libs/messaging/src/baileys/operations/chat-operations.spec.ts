@@ -330,7 +330,12 @@ describe('Baileys chat operations', () => {
     it('asks for history before a message kept under the LID', async () => {
       const fetchMessageHistory = jest.fn().mockResolvedValue('PDO-3');
       const context = fakeContext({ socket: { fetchMessageHistory, ...mapping }, messages: history });
-      await operations.perform(context, 'chats.requestHistory', { chatId: USER, lastMessageId: 'R2', lastMessageSenderId: USER, count: 20 });
+      await operations.perform(context, 'chats.requestHistory', {
+        chatId: USER,
+        lastMessageId: 'R2',
+        lastMessageSenderId: USER,
+        count: 20,
+      });
       expect(fetchMessageHistory).toHaveBeenCalledWith(20, RECEIVED_KEY, 1_790_000_200_000);
     });
 

@@ -57,7 +57,11 @@ describe('Baileys media operations', () => {
   it('answers a document with its file name', async () => {
     const downloadMediaMessage = jest.fn().mockResolvedValue(Buffer.from('%PDF'));
     const messages = [storedMessage({ id: 'DOC1', chatJid: CHAT, sentAt: new Date(), message: documentMessage })];
-    const context = fakeContext({ socket: { updateMediaMessage: jest.fn() }, lib: { downloadMediaMessage, assertMediaContent, proto }, messages });
+    const context = fakeContext({
+      socket: { updateMediaMessage: jest.fn() },
+      lib: { downloadMediaMessage, assertMediaContent, proto },
+      messages,
+    });
     await expect(buildOperations().perform(context, 'media.download', { mediaId: 'DOC1' })).resolves.toEqual({
       mimeType: 'application/pdf',
       data: Buffer.from('%PDF').toString('base64'),
@@ -71,7 +75,11 @@ describe('Baileys media operations', () => {
       storedMessage({ id: 'TEXT', chatJid: CHAT, sentAt: new Date(), message: { conversation: 'hi' } }),
       storedMessage({ id: 'IMG', chatJid: CHAT, sentAt: new Date(), message: imageMessage }),
     ];
-    const context = fakeContext({ socket: { updateMediaMessage: jest.fn() }, lib: { downloadMediaMessage, assertMediaContent, proto }, messages });
+    const context = fakeContext({
+      socket: { updateMediaMessage: jest.fn() },
+      lib: { downloadMediaMessage, assertMediaContent, proto },
+      messages,
+    });
     for (const mediaId of ['NOPE', 'TEXT', 'IMG'])
       await expect(buildOperations().perform(context, 'media.download', { mediaId })).rejects.toEqual(new AppError('not_found'));
     expect(downloadMediaMessage).toHaveBeenCalledTimes(1);
@@ -87,8 +95,8 @@ describe('Baileys media operations', () => {
       key: { remoteJid: CHAT, fromMe: false, id: '3A1EXPIRED' },
       message: imageMessage,
       messageTimestamp: 1_790_000_000,
-    } as WAMessage);
-    const messages = [storedMessage({ id: '3A1EXPIRED', chatJid: CHAT, sentAt: new Date(1_790_000_000_000), message: received.message as never })];
+    });
+    const messages = [storedMessage({ id: '3A1EXPIRED', chatJid: CHAT, sentAt: new Date(1_790_000_000_000), message: received.message })];
     /** rc14's `downloadMediaMessage`: the media server answers 410, the phone is asked, then the new URL is fetched. */
     const downloadMediaMessage = jest.fn(
       async (message: WAMessage, _type: string, _options: unknown, ctx: { reuploadRequest: (m: WAMessage) => Promise<WAMessage> }) => {

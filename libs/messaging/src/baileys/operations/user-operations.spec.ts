@@ -193,8 +193,11 @@ describe('Baileys user operations', () => {
       // rc14's own mapping store, which answers the phone number with a device: `447700900200:0@s.whatsapp.net`.
       ...signalRepositoryWith([{ lid: ALICE_LID, pn: ALICE }]),
     };
-    const find = (...[, jid]: unknown[]) => Promise.resolve(jid === ALICE ? { jid: ALICE, pushName: 'Alice', businessName: 'Alice Bakes' } : null);
-    await expect(buildOperations({ contacts: { find } }).perform(fakeContext({ socket }), 'users.profile', { jid: ALICE_LID })).resolves.toEqual({
+    const find = (...[, jid]: unknown[]) =>
+      Promise.resolve(jid === ALICE ? { jid: ALICE, pushName: 'Alice', businessName: 'Alice Bakes' } : null);
+    await expect(
+      buildOperations({ contacts: { find } }).perform(fakeContext({ socket }), 'users.profile', { jid: ALICE_LID }),
+    ).resolves.toEqual({
       jid: ALICE,
       lid: ALICE_LID,
       pushName: 'Alice',

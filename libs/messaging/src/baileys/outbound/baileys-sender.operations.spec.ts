@@ -292,16 +292,19 @@ describe('BaileysSender: operations on messages', () => {
       message: { conversation: 'Hi from my LID' },
       messageTimestamp: 1_747_615_300,
       pushName: 'Jane',
-    } as WAMessage);
+    });
     /** The key as rc14 made it, which protocol messages must carry. */
     const LID_KEY = { remoteJid: CONTACT_LID, fromMe: false, id: FROM_LID };
     const sendHere = (kind: OutboundMessage['kind'], payload: Record<string, unknown>, id = OP) =>
-      sender.send({ ...fakeContext(socket, store), socket: { ...socket, ...signalRepositoryWith([{ lid: CONTACT_LID, pn: CONTACT }]) } as never }, {
-        id,
-        kind,
-        chatJid: CONTACT,
-        payload,
-      });
+      sender.send(
+        { ...fakeContext(socket, store), socket: { ...socket, ...signalRepositoryWith([{ lid: CONTACT_LID, pn: CONTACT }]) } as never },
+        {
+          id,
+          kind,
+          chatJid: CONTACT,
+          payload,
+        },
+      );
 
     beforeEach(() => store.keep(receivedByLid));
 

@@ -60,7 +60,8 @@ const revoke: Operation = async (context, message, target) => {
  * as WhatsApp's own clients write it; every other one is what Baileys builds.
  */
 async function messagePatch(context: BaileysContext, mod: ChatModification, chatJid: string, key: WAMessageKey): Promise<void> {
-  const author = jidKind(chatJid) === 'group' && !key.fromMe && key.participant ? context.lib.jidNormalizedUser(key.participant) : undefined;
+  const author =
+    jidKind(chatJid) === 'group' && !key.fromMe && key.participant ? context.lib.jidNormalizedUser(key.participant) : undefined;
   if (!author) {
     await context.socket.chatModify(mod, chatJid);
     return;

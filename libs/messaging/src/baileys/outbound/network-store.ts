@@ -35,8 +35,7 @@ export function protocolKey(key: WAMessageKey): WAMessageKey {
  * that back into what Baileys encodes correctly (a quote copies the original's content into the new message).
  */
 export async function storedMessage(context: BaileysContext, chatJid: string, id: string): Promise<WAMessage | undefined> {
-  const record =
-    (await context.messages.find(context.instanceId, id, chatJid)) ?? (await underOtherIdentity(context, chatJid, id));
+  const record = (await context.messages.find(context.instanceId, id, chatJid)) ?? (await underOtherIdentity(context, chatJid, id));
   return record ? (context.lib.proto.WebMessageInfo.fromObject(bufferJson.parse(record.data)) as WAMessage) : undefined;
 }
 

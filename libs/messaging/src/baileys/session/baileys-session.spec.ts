@@ -412,8 +412,14 @@ describe('BaileysSession messages and operations', () => {
     const kept: Record<string, { minutesAgo: number; message: object }> = {
       '3EB0RECENT': { minutesAgo: 14, message: { conversation: 'recent' } },
       '3EB0OLD': { minutesAgo: 16, message: { conversation: 'old' } },
-      '3EB0EVENT': { minutesAgo: 2 * 24 * 60, message: { eventMessage: { name: 'Party' }, messageContextInfo: { messageSecret: 'c2VjcmV0' } } },
-      '3EB0POLL': { minutesAgo: 3 * 24 * 60, message: { pollCreationMessageV3: { name: 'Lunch?' }, messageContextInfo: { messageSecret: 'c2VjcmV0' } } },
+      '3EB0EVENT': {
+        minutesAgo: 2 * 24 * 60,
+        message: { eventMessage: { name: 'Party' }, messageContextInfo: { messageSecret: 'c2VjcmV0' } },
+      },
+      '3EB0POLL': {
+        minutesAgo: 3 * 24 * 60,
+        message: { pollCreationMessageV3: { name: 'Lunch?' }, messageContextInfo: { messageSecret: 'c2VjcmV0' } },
+      },
     };
     h.messages.find.mockImplementation((_instance, id) => {
       const entry = kept[id];

@@ -74,10 +74,10 @@ function referredToLater(message: proto.IMessage): boolean {
   const content = message.ephemeralMessage?.message ?? message;
   return Boolean(
     content.eventMessage ??
-      content.pollCreationMessage ??
-      content.pollCreationMessageV2 ??
-      content.pollCreationMessageV3 ??
-      content.pollCreationMessageV5,
+    content.pollCreationMessage ??
+    content.pollCreationMessageV2 ??
+    content.pollCreationMessageV3 ??
+    content.pollCreationMessageV5,
   );
 }
 

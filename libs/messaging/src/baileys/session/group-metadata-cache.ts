@@ -9,7 +9,19 @@ const MAX_GROUPS = 2_000;
  * The fields a group notification puts in a `groups.update` (rc14 `Utils/process-message.js`), each replacing one
  * metadata field, and who made the change. An update with anything else is not understood well enough to merge.
  */
-const MERGEABLE = new Set(['id', 'subject', 'desc', 'announce', 'restrict', 'memberAddMode', 'joinApprovalMode', 'inviteCode', 'author', 'authorPn', 'authorUsername']);
+const MERGEABLE = new Set([
+  'id',
+  'subject',
+  'desc',
+  'announce',
+  'restrict',
+  'memberAddMode',
+  'joinApprovalMode',
+  'inviteCode',
+  'author',
+  'authorPn',
+  'authorUsername',
+]);
 
 /** `proto.Message.ProtocolMessage.Type.EPHEMERAL_SETTING`: a chat's disappearing-messages timer changed. */
 const EPHEMERAL_SETTING = 3;
@@ -77,10 +89,10 @@ export class GroupMetadataCache {
     if (!jid?.endsWith('@g.us')) return;
     const cached = this.get(jid);
     if (!cached) return;
-    const protocol = message.message?.protocolMessage;
-    const timerChanged = protocol?.type === EPHEMERAL_SETTING;
+    const timerChanged = Number(message.message?.protocolMessage?.type) === EPHEMERAL_SETTING;
+    // Both are 'pn' or 'lid'; the key types it as a string, the metadata as Baileys' enum of the same values.
     const addressing = message.key.addressingMode;
-    const readdressed = !!addressing && !!cached.addressingMode && addressing !== cached.addressingMode;
+    const readdressed = !!addressing && !!cached.addressingMode && addressing !== String(cached.addressingMode);
     if (timerChanged || readdressed) this.forget(jid);
   }
 

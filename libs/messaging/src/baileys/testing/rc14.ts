@@ -40,7 +40,8 @@ export function lidMappingStore(
     rows.set(`${lidUser}_reverse`, pnUser);
   }
   const keys = {
-    get: (_type: string, ids: string[]) => Promise.resolve(Object.fromEntries(ids.filter((id) => rows.has(id)).map((id) => [id, rows.get(id)]))),
+    get: (_type: string, ids: string[]) =>
+      Promise.resolve(Object.fromEntries(ids.filter((id) => rows.has(id)).map((id) => [id, rows.get(id)]))),
     set: (data: { 'lid-mapping'?: Record<string, string | null> }) => {
       for (const [id, value] of Object.entries(data['lid-mapping'] ?? {})) {
         if (value) rows.set(id, value);
@@ -51,7 +52,7 @@ export function lidMappingStore(
     isInTransaction: () => false,
     transaction: <T>(work: () => Promise<T>) => work(),
   };
-  return new LIDMappingStore(keys as never, quiet as never, usync);
+  return new LIDMappingStore(keys as never, quiet, usync);
 }
 
 /** A socket's `signalRepository` whose LID mapping is rc14's own store. */
