@@ -102,6 +102,20 @@ describe('GroupMetadataCache', () => {
       expect(cache.get(JID)).toBeUndefined();
     });
 
+    it('forgets the group when a removed or promoted member is not found under any id the event gives', () => {
+      const cache = new GroupMetadataCache();
+      // Metadata of a phone-number-addressed group: members by phone number only.
+      cache.set(
+        metadata([
+          { id: ANN.phoneNumber as string, admin: 'superadmin' },
+          { id: BOB.phoneNumber as string, admin: null },
+        ]),
+      );
+      // rc14's handleGroupNotification: `id` is the stanza's jid, `phoneNumber` only when the stanza carries it.
+      cache.apply(participantsUpdate('remove', [{ id: BOB.id, phoneNumber: undefined, lid: undefined, admin: null }]));
+      expect(cache.get(JID)).toBeUndefined();
+    });
+
     it('forgets the group on a groups.update with fields it does not merge', () => {
       const cache = new GroupMetadataCache();
       cache.set(metadata([ANN, BOB]));

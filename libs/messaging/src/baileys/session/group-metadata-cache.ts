@@ -100,6 +100,13 @@ export class GroupMetadataCache {
     const cached = this.get(change.id);
     if (!cached) return;
     const changed = (participant: GroupParticipant) => change.participants.some((other) => sameParticipant(participant, other));
+    // A member the entry cannot find under any of the ids the event gives (the entry knows them by phone number, the
+    // event names them by LID alone) would stay listed or keep the wrong role: the next send asks the network.
+    const unmatched = change.participants.some((other) => !cached.participants.some((participant) => sameParticipant(participant, other)));
+    if (change.action !== 'add' && unmatched) {
+      this.forget(change.id);
+      return;
+    }
     let participants: GroupParticipant[];
     switch (change.action) {
       case 'add':
