@@ -178,7 +178,7 @@ function readAll(read: EnvReader): AppConfig {
     trustProxy: read.trustProxy('TRUST_PROXY'),
     tenantLimits: {
       maxInstancesPerCustomer: read.int('MAX_INSTANCES_PER_CUSTOMER', 100, 1, 1_000_000),
-      maxStreamsPerInstance: read.int('MAX_STREAMS_PER_INSTANCE', 5, 1, 10_000),
+      maxStreamsPerInstance: read.int('MAX_STREAMS_PER_INSTANCE', 10, 1, 10_000),
     },
     metricsToken: read.optionalSecret('METRICS_TOKEN'),
     keyCacheTtlMs: read.int('KEY_CACHE_TTL_MS', 30_000, 0, 3_600_000),
