@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { chromium } from 'playwright-core';
 import { issueApiKey, SecretBox } from '@app/security';
 import { startApi, type RunningApi } from './support/api-harness';
 import { subPrefix, testEnv } from './support/environment';
@@ -424,6 +425,23 @@ describe('security', () => {
       expect(csp).toContain("style-src 'self' 'unsafe-inline'");
       expect(csp).not.toContain('upgrade-insecure-requests');
     });
+
+    it('lets Swagger UI render in a real browser under that policy, without a CSP violation', async () => {
+      const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+      try {
+        const page = await browser.newPage();
+        const violations: string[] = [];
+        page.on('console', (message) => {
+          if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+        });
+        await page.goto(`${api.url}/docs`);
+        await page.getByRole('heading', { name: /Messaging Gateway API/ }).waitFor({ timeout: 15_000 });
+        await page.getByRole('button', { name: 'Authorize' }).first().waitFor();
+        expect(violations).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    }, 60_000);
 
     it('answers /metrics only with the METRICS_TOKEN', async () => {
       expectErrorBody(await http.unchecked().get('/metrics'), 401, 'unauthorized');
