@@ -102,7 +102,10 @@ describe('loadConfig', () => {
   });
 
   it('reads the tenant limits and an optional metrics token, which must be strong', () => {
-    expect(loadConfig(minimal)).toMatchObject({ tenantLimits: { maxInstancesPerCustomer: 100, maxStreamsPerInstance: 10 }, metricsToken: undefined });
+    expect(loadConfig(minimal)).toMatchObject({
+      tenantLimits: { maxInstancesPerCustomer: 100, maxStreamsPerInstance: 10 },
+      metricsToken: undefined,
+    });
     expect(loadConfig({ ...minimal, MAX_INSTANCES_PER_CUSTOMER: '3', MAX_STREAMS_PER_INSTANCE: '1' }).tenantLimits).toEqual({
       maxInstancesPerCustomer: 3,
       maxStreamsPerInstance: 1,

@@ -20,7 +20,11 @@ export class CustomerAccountService {
 
   async getDefaults(scope: CustomerScope): Promise<CustomerDefaultsDto> {
     const defaults = await this.customers.getDefaults(scope);
-    return { ...defaults, defaultWebhookUrl: defaults.defaultWebhookUrl ?? '', defaultSigningSecret: maskSecret(defaults.defaultSigningSecret) };
+    return {
+      ...defaults,
+      defaultWebhookUrl: defaults.defaultWebhookUrl ?? '',
+      defaultSigningSecret: maskSecret(defaults.defaultSigningSecret),
+    };
   }
 
   async updateDefaults(scope: CustomerScope, dto: CustomerDefaultsDto): Promise<void> {

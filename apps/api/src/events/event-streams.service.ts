@@ -105,11 +105,16 @@ export class EventStreamsService implements OnModuleDestroy {
       (error) => this.logger.warn({ err: error, instanceId: scope.instanceId }, 'event stream read failed; retrying on the next wake-up'),
     );
     const poll = setInterval(() => void this.poll(stream), this.options.pollMs).unref();
-    const keepAlive = setInterval(() => {
-      // A client that is not reading already has frames queued; piling comments on top helps nobody.
-      if (!response.writableNeedDrain) void writeFrame(response, KEEP_ALIVE_FRAME);
-      slot.renew().catch((error: unknown) => this.logger.warn({ err: error, instanceId: scope.instanceId }, 'stream slot renewal failed'));
-    }, Math.min(this.options.keepAliveMs, STREAM_SLOT_TTL_MS / 3)).unref();
+    const keepAlive = setInterval(
+      () => {
+        // A client that is not reading already has frames queued; piling comments on top helps nobody.
+        if (!response.writableNeedDrain) void writeFrame(response, KEEP_ALIVE_FRAME);
+        slot
+          .renew()
+          .catch((error: unknown) => this.logger.warn({ err: error, instanceId: scope.instanceId }, 'stream slot renewal failed'));
+      },
+      Math.min(this.options.keepAliveMs, STREAM_SLOT_TTL_MS / 3),
+    ).unref();
     const stream: OpenStream = {
       scope,
       cursor,
@@ -119,7 +124,9 @@ export class EventStreamsService implements OnModuleDestroy {
         clearInterval(poll);
         clearInterval(keepAlive);
         this.detach(stream);
-        slot.release().catch((error: unknown) => this.logger.warn({ err: error, instanceId: scope.instanceId }, 'stream slot release failed'));
+        slot
+          .release()
+          .catch((error: unknown) => this.logger.warn({ err: error, instanceId: scope.instanceId }, 'stream slot release failed'));
         if (!response.writableEnded && !response.destroyed) response.end();
       },
     };

@@ -36,7 +36,9 @@ const DOCS_POLICY: HelmetOptions = {
  * front end served by the API (e.g. a dashboard under `/dashboard`) adds its own entry with the CSP it needs; every
  * policy keeps helmet's other headers (`X-Content-Type-Options: nosniff`, HSTS, Referrer-Policy, ...).
  */
-export const SECURITY_HEADER_POLICIES: ReadonlyArray<{ prefix: string; options: HelmetOptions }> = [{ prefix: '/docs', options: DOCS_POLICY }];
+export const SECURITY_HEADER_POLICIES: ReadonlyArray<{ prefix: string; options: HelmetOptions }> = [
+  { prefix: '/docs', options: DOCS_POLICY },
+];
 
 /**
  * Responses may carry keys and secrets (new keys, instance settings), so no cache keeps any of them; the static files
@@ -51,7 +53,9 @@ export function securityHeaders(policies = SECURITY_HEADER_POLICIES): Middleware
   const api = helmet(API_POLICY);
   const byPrefix = policies.map(({ prefix, options }) => ({ prefix, apply: helmet(options) }));
   const headers: Middleware = (req, res, next) => {
-    const policy = byPrefix.find(({ prefix }) => req.path === prefix || req.path.startsWith(`${prefix}/`) || req.path.startsWith(`${prefix}-`));
+    const policy = byPrefix.find(
+      ({ prefix }) => req.path === prefix || req.path.startsWith(`${prefix}/`) || req.path.startsWith(`${prefix}-`),
+    );
     (policy?.apply ?? api)(req, res, next);
   };
   return [headers, noStore];
