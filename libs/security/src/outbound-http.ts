@@ -70,12 +70,12 @@ type Permits = (address: string) => boolean;
 /** Wraps the connection's DNS lookup so every address it yields is judged before the socket connects to it. */
 function guardedLookup(hostname: string, permits: Permits, lookupFn: net.LookupFunction = dns.lookup): net.LookupFunction {
   return ((host: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
-    lookupFn(host, options, ((error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => {
+    lookupFn(host, options, (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => {
       if (error) return callback(notPublic(hostname));
       const addresses = typeof address === 'string' ? [address] : address.map((entry) => entry.address);
       if (addresses.length === 0 || !addresses.every(permits)) return callback(notPublic(hostname));
       return callback(null, address, family);
-    }) as never);
+    });
   }) as net.LookupFunction;
 }
 
