@@ -28,7 +28,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
-  app.use(...securityHeaders());
+  app.use(securityHeaders());
   app.use(app.get(CredentialsBeforeBody).handler(MEDIA_ROUTES));
   app.use(requireJsonBodies);
   app.use(MEDIA_ROUTES, json({ limit: MEDIA_JSON_LIMIT, type: 'application/json' }));

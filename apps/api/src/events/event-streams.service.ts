@@ -24,6 +24,8 @@ interface OpenStream {
 
 const SEQUENCE = /^\d{1,15}$/;
 
+const UNCOUNTED_SLOT: StreamSlot = { renew: () => Promise.resolve(), release: () => Promise.resolve() };
+
 /**
  * The pull streams of this API process. One Redis subscription per process hears the worker announce every
  * committed event and wakes the open streams of that instance; each stream also re-checks the log on a timer, since
@@ -84,10 +86,16 @@ export class EventStreamsService implements OnModuleDestroy {
     for (const streams of [...this.byInstance.values()]) for (const stream of [...streams]) stream.close();
   }
 
-  /** 429 while the instance has its limit of open streams (over all replicas). */
+  /**
+   * 429 while the instance has its limit of open streams (over all replicas). While Redis cannot count, streams open
+   * uncounted: they read the log from PostgreSQL, and refusing them would turn a Redis outage into a pull-mode outage.
+   */
   private async claimSlot(scope: InstanceScope): Promise<StreamSlot> {
     const limit = await this.limits.maxStreamsPerInstance(scope.customerId);
-    const slot = await this.slots.acquire(scope.instanceId, limit);
+    const slot = await this.slots.acquire(scope.instanceId, limit).catch((error: unknown) => {
+      this.logger.warn({ err: error, instanceId: scope.instanceId }, 'stream slots unavailable; opening the stream uncounted');
+      return UNCOUNTED_SLOT;
+    });
     if (slot) return slot;
     throw new AppError(
       'rate_limited',

@@ -31,32 +31,35 @@ const DOCS_POLICY: HelmetOptions = {
   frameguard: { action: 'deny' },
 };
 
+export interface PathPolicy {
+  /** `/docs` matches `/docs`, `/docs/...` and `/docs-json`. */
+  prefix: string;
+  options: HelmetOptions;
+  /** Static files that caches may keep; everything else is `Cache-Control: no-store`. */
+  cacheable: boolean;
+}
+
 /**
  * Security headers by path prefix: the first matching prefix gives the policy, the API policy covers the rest. A
  * front end served by the API (e.g. a dashboard under `/dashboard`) adds its own entry with the CSP it needs; every
  * policy keeps helmet's other headers (`X-Content-Type-Options: nosniff`, HSTS, Referrer-Policy, ...).
  */
-export const SECURITY_HEADER_POLICIES: ReadonlyArray<{ prefix: string; options: HelmetOptions }> = [
-  { prefix: '/docs', options: DOCS_POLICY },
-];
+export const SECURITY_HEADER_POLICIES: readonly PathPolicy[] = [{ prefix: '/docs', options: DOCS_POLICY, cacheable: true }];
 
-/**
- * Responses may carry keys and secrets (new keys, instance settings), so no cache keeps any of them; the static files
- * of the docs are the exception.
- */
-function noStore(req: Request, res: Response, next: NextFunction): void {
-  if (!req.path.startsWith('/docs')) res.setHeader('Cache-Control', 'no-store');
-  next();
+function matches(path: string, prefix: string): boolean {
+  return path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}-`);
 }
 
-export function securityHeaders(policies = SECURITY_HEADER_POLICIES): Middleware[] {
+/**
+ * Helmet's headers by path, and `Cache-Control: no-store` on every answer outside the cacheable paths: API responses
+ * may carry keys and secrets (new keys, instance settings), so no cache may keep any of them.
+ */
+export function securityHeaders(policies: readonly PathPolicy[] = SECURITY_HEADER_POLICIES): Middleware {
   const api = helmet(API_POLICY);
-  const byPrefix = policies.map(({ prefix, options }) => ({ prefix, apply: helmet(options) }));
-  const headers: Middleware = (req, res, next) => {
-    const policy = byPrefix.find(
-      ({ prefix }) => req.path === prefix || req.path.startsWith(`${prefix}/`) || req.path.startsWith(`${prefix}-`),
-    );
+  const byPrefix = policies.map((policy) => ({ ...policy, apply: helmet(policy.options) }));
+  return (req, res, next) => {
+    const policy = byPrefix.find(({ prefix }) => matches(req.path, prefix));
+    if (!policy?.cacheable) res.setHeader('Cache-Control', 'no-store');
     (policy?.apply ?? api)(req, res, next);
   };
-  return [headers, noStore];
 }
