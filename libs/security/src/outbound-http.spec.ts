@@ -5,6 +5,7 @@ import { OutboundHttp, OutboundHttpError, isPublicAddress } from './outbound-htt
 describe('isPublicAddress', () => {
   it.each([
     ['::127.0.0.1', 'IPv4-compatible loopback'],
+    ['::7f00:1', 'IPv4-compatible loopback as URLs and sockets write it'],
     ['::10.0.0.1', 'IPv4-compatible private'],
     ['::8.8.8.8', 'IPv4-compatible, deprecated even when public'],
     ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
