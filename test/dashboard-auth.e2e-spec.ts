@@ -381,7 +381,7 @@ describe('the CLI', () => {
 
 describe('dashboard cookie over HTTPS', () => {
   it('marks the session cookie Secure when the request came over HTTPS through a trusted proxy', async () => {
-    const api = await startApi({ trustProxy: true });
+    const api = await startApi({ trustProxy: ['loopback'] });
     try {
       const http = new Http(api.url);
       await useServedOpenApi(api.url);

@@ -15,6 +15,7 @@ import { DashboardModule } from './dashboard/dashboard.module';
 import { EventsModule } from './events/events.module';
 import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
+import { LimitsModule } from './limits/limits.module';
 import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { NewslettersModule } from './newsletters/newsletters.module';
@@ -36,6 +37,7 @@ export class ApiModule {
         RedisModule,
         ObservabilityModule,
         AuthModule,
+        LimitsModule,
         InstanceStateModule,
         AccountModule,
         InstanceModule,

@@ -10,6 +10,7 @@ import { CustomersService } from './admin/customers.service';
 import { CreateCustomerDto } from './admin/dto/customer.dto';
 import { toAppError } from './common/validation';
 import { LinkIssuer } from './dashboard/link-issuer';
+import { TenantLimits } from './limits/tenant-limits.service';
 
 const USAGE = 'usage: npm run cli -- customers:create --name <name> [--owner-email <email>]';
 
@@ -19,7 +20,7 @@ async function createCustomer(args: string[]): Promise<void> {
   const errors = await validate(dto);
   if (errors.length > 0) throw new Error(`${toAppError(errors).detail}\n${USAGE}`);
 
-  @Module({ imports: [ConfigModule.forRoot(loadConfig()), DatabaseModule], providers: [CustomersService, LinkIssuer] })
+  @Module({ imports: [ConfigModule.forRoot(loadConfig()), DatabaseModule], providers: [CustomersService, LinkIssuer, TenantLimits] })
   class CliModule {}
 
   const context = await NestFactory.createApplicationContext(CliModule, { logger: false });

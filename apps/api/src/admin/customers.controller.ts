@@ -15,6 +15,7 @@ import {
   SetDisabledDto,
 } from './dto/customer.dto';
 import { OperatorService } from './operator.service';
+import { CustomerLimitsDto, UpdateCustomerLimitsDto } from './dto/customer-limits.dto';
 
 /** Operator endpoints (X-Admin-Key from the server configuration). */
 @ApiTags('Admin')
@@ -71,5 +72,21 @@ export class CustomersController {
   @ApiOkResponse({ type: OverviewDto })
   overview(): Promise<OverviewDto> {
     return this.operator.overview();
+  }
+
+  /** The abuse limits that apply to the customer (instances, event streams per instance) and the operator's overrides. */
+  @Get('customers/:id/limits')
+  @ApiOkResponse({ type: CustomerLimitsDto })
+  @ApiErrors(404)
+  limits(@Param('id') id: string): Promise<CustomerLimitsDto> {
+    return this.customers.limits(id);
+  }
+
+  /** Overrides the server-wide limits for one customer; `null` returns a field to the server default. */
+  @Put('customers/:id/limits')
+  @ApiOkResponse({ type: CustomerLimitsDto })
+  @ApiErrors(400, 404)
+  setLimits(@Param('id') id: string, @Body() dto: UpdateCustomerLimitsDto): Promise<CustomerLimitsDto> {
+    return this.customers.setLimits(id, dto);
   }
 }

@@ -4,6 +4,8 @@ import { CustomerRepository, type CustomerRecord } from '@app/database';
 import { issueApiKey, newId } from '@app/security';
 import { pageWindow } from '../common/page-query.dto';
 import { LinkIssuer } from '../dashboard/link-issuer';
+import { TenantLimits } from '../limits/tenant-limits.service';
+import type { CustomerLimitsDto, UpdateCustomerLimitsDto } from './dto/customer-limits.dto';
 import type { CreateCustomerDto, CreatedCustomerDto, CustomerPageDto, CustomerSummaryDto, ListCustomersQueryDto } from './dto/customer.dto';
 
 export function toCustomerSummary(customer: CustomerRecord): CustomerSummaryDto {
@@ -15,6 +17,7 @@ export class CustomersService {
   constructor(
     private readonly customers: CustomerRepository,
     private readonly links: LinkIssuer,
+    private readonly tenantLimits: TenantLimits,
   ) {}
 
   /** With `ownerEmail`, the first dashboard user is created in the same commit and its invite link returned (once). */
@@ -39,5 +42,22 @@ export class CustomersService {
     const { pageNumber, pageSize, skip } = pageWindow(query);
     const page = await this.customers.list(skip, pageSize);
     return { items: page.items.map(toCustomerSummary), totalCount: page.totalCount, pageNumber, pageSize };
+  }
+
+  async limits(id: string): Promise<CustomerLimitsDto> {
+    const limits = await this.tenantLimits.forCustomer(id);
+    if (!limits) throw new AppError('not_found');
+    return { ...limits.effective, overrides: limits.overrides };
+  }
+
+  async setLimits(id: string, dto: UpdateCustomerLimitsDto): Promise<CustomerLimitsDto> {
+    const current = await this.tenantLimits.forCustomer(id);
+    if (!current) throw new AppError('not_found');
+    const overrides = {
+      maxInstances: dto.maxInstances === undefined ? current.overrides.maxInstances : dto.maxInstances,
+      maxStreamsPerInstance: dto.maxStreamsPerInstance === undefined ? current.overrides.maxStreamsPerInstance : dto.maxStreamsPerInstance,
+    };
+    if (!(await this.customers.setLimitOverrides(id, overrides))) throw new AppError('not_found');
+    return this.limits(id);
   }
 }

@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
+import { Authenticator } from './authenticator';
+import { CredentialsBeforeBody } from './credentials-before-body';
 import { DashboardSessions } from './dashboard-sessions.service';
-import { AdminKeyGuard, Authenticator, CustomerKeyGuard, DashboardSessionGuard, InstanceKeyGuard } from './key-guards';
+import { AdminKeyGuard, CustomerKeyGuard, DashboardSessionGuard, InstanceKeyGuard } from './key-guards';
 import { KeyResolver } from './key-resolver.service';
 import { RateLimits } from './rate-limits.service';
 
@@ -11,6 +13,7 @@ import { RateLimits } from './rate-limits.service';
     RateLimits,
     DashboardSessions,
     Authenticator,
+    CredentialsBeforeBody,
     CustomerKeyGuard,
     InstanceKeyGuard,
     DashboardSessionGuard,
@@ -21,6 +24,7 @@ import { RateLimits } from './rate-limits.service';
     RateLimits,
     DashboardSessions,
     Authenticator,
+    CredentialsBeforeBody,
     CustomerKeyGuard,
     InstanceKeyGuard,
     DashboardSessionGuard,

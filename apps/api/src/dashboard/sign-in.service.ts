@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { AppError } from '@app/contracts';
 import { DashboardUserRepository } from '@app/database';
 import { DashboardSessions, type ActiveSession } from '../auth/dashboard-sessions.service';
-import { clientAddress } from '../auth/key-guards';
+import { clientAddress } from '../auth/authenticator';
 import { RateLimits } from '../auth/rate-limits.service';
 import { clearSessionCookie } from '../auth/session-cookie';
 import type { SignedInDto, SignInDto } from './dto/dashboard.dto';
