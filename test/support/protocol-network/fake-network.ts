@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const ROOT = join(__dirname, '..', '..', '..');
+
+export interface FakeDevice {
+  jid: string;
+  lid: string;
+  linked: boolean;
+  connected: boolean;
+  preKeys: number;
+}
+
+export interface PairingCompanion {
+  refs: string[];
+  noiseKey: string;
+  identityKey: string;
+  platform: string;
+}
+
+/**
+ * The fake WhatsApp Web network (`main.mjs`) as a child process, and a typed client of its control API. The worker
+ * reaches it with `workerEnv()`: `BAILEYS_WS_URL` and the seam `BAILEYS_TEST_NETWORK_ROOT_KEY`.
+ */
+export class FakeNetworkProcess {
+  private constructor(
+    private readonly child: ChildProcess,
+    readonly webSocketUrl: string,
+    readonly controlUrl: string,
+    readonly rootPublicKey: string,
+    private readonly errors: () => string,
+  ) {}
+
+  static async start(): Promise<FakeNetworkProcess> {
+    const child = spawn(process.execPath, [join(__dirname, 'main.mjs')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const firstLine = await new Promise<string>((resolve, reject) => {
+      const lines = createInterface({ input: child.stdout! });
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`the fake network exited with ${code}:\n${stderr}`)));
+    });
+    const info = JSON.parse(firstLine) as { webSocketUrl: string; controlUrl: string; rootPublicKey: string };
+    return new FakeNetworkProcess(child, info.webSocketUrl, info.controlUrl, info.rootPublicKey, () => stderr);
+  }
+
+  workerEnv(): Record<string, string> {
+    return { BAILEYS_WS_URL: this.webSocketUrl, BAILEYS_TEST_NETWORK_ROOT_KEY: this.rootPublicKey };
+  }
+
+  output(): string {
+    return this.errors();
+  }
+
+  async call<T>(method: 'GET' | 'POST', path: string, body?: object): Promise<T> {
+    const response = await fetch(`${this.controlUrl}${path}`, {
+      method,
+      headers: body ? { 'content-type': 'application/json' } : undefined,
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const parsed = (await response.json()) as T & { error?: string };
+    if (response.status !== 200) throw new Error(`fake network ${method} ${path}: ${response.status} ${parsed.error}`);
+    return parsed;
+  }
+
+  /** The account's phone scans a QR code. */
+  scan(qr: string, phone: string): Promise<{ deviceJid: string; lid: string }> {
+    return this.call('POST', '/phone/scan', { qr, phone });
+  }
+
+  devices(): Promise<FakeDevice[]> {
+    return this.call('GET', '/devices');
+  }
+
+  companions(): Promise<PairingCompanion[]> {
+    return this.call('GET', '/pairing');
+  }
+
+  /** The server ends the device's connection with a code: a stream error (515, 408, 500, ...), 401 logged out, 440 replaced. */
+  disconnect(jid: string, code: number | 'close'): Promise<void> {
+    return this.call('POST', '/devices/disconnect', { jid, code });
+  }
+
+  async stop(): Promise<void> {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.child.kill('SIGTERM');
+    await exited;
+  }
+}
