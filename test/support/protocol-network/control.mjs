@@ -7,6 +7,12 @@ function deviceOf(network, jid) {
   return device;
 }
 
+function contactOf(network, phone) {
+  const contact = network.contacts.get(String(phone));
+  if (!contact) throw httpError(404, `no contact ${phone}`);
+  return contact;
+}
+
 /** [pattern over "METHOD /path", handler] pairs. */
 export function controlRoutes(network) {
   return [
@@ -30,6 +36,42 @@ export function controlRoutes(network) {
         return { ok: true };
       },
     ],
+    [
+      /^POST \/contacts$/,
+      ({ body }) => {
+        const contact = network.contact(String(body.phone), body.name);
+        return { jid: contact.jid, lid: contact.lid, name: contact.name };
+      },
+    ],
+    [
+      /^POST \/contacts\/send$/,
+      ({ body }) => network.sendFromContact(contactOf(network, body.from), deviceOf(network, body.to), body),
+    ],
+    [
+      /^POST \/contacts\/receipt$/,
+      ({ body }) => {
+        network.receiptFromContact(contactOf(network, body.from), deviceOf(network, body.to), body.ids, body.type);
+        return { ok: true };
+      },
+    ],
+    [/^GET \/contacts\/inbox$/, ({ query }) => contactOf(network, query.get('phone')).inbox],
+    [
+      /^GET \/accounts\/inbox$/,
+      ({ query }) => {
+        const account = network.accounts.get(String(query.get('phone')));
+        if (!account) throw httpError(404, 'no such account');
+        return account.inbox;
+      },
+    ],
+    [
+      /^POST \/addressing$/,
+      ({ body }) => {
+        if (!['pn', 'lid'].includes(body.mode)) throw httpError(400, 'mode must be pn or lid');
+        network.addressing = body.mode;
+        return { mode: network.addressing };
+      },
+    ],
+    [/^GET \/received$/, () => network.received],
     [
       /^GET \/pairing$/,
       () =>

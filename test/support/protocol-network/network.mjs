@@ -3,8 +3,9 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import * as baileys from '@whiskeysockets/baileys';
 import { NoiseResponder } from './noise.mjs';
+import { SignalParty, peerAddress } from './signal-party.mjs';
 
-const { Curve, hmacSign, proto, getBinaryNodeChild, getBinaryNodeChildren, jidDecode, S_WHATSAPP_NET } = baileys;
+const { Curve, hmacSign, proto, getBinaryNodeChild, getBinaryNodeChildren, jidDecode, S_WHATSAPP_NET, KEY_BUNDLE_TYPE, encodeBigEndian } = baileys;
 
 const ADV_ACCOUNT_SIGNATURE_PREFIX = Buffer.from([6, 0]);
 const ADV_DEVICE_SIGNATURE_PREFIX = Buffer.from([6, 1]);
@@ -24,6 +25,9 @@ export class Account {
     this.identity = Curve.generateKeyPair();
     this.nextDeviceId = 1;
     this.nextKeyIndex = 1;
+    /** The phone (device 0): its Signal identity is the key that signs its companions. */
+    this.phone0 = new SignalParty(this.identity);
+    this.inbox = [];
   }
   get jid() {
     return `${this.phone}@s.whatsapp.net`;
@@ -52,6 +56,36 @@ class Device {
   get lid() {
     return `${this.account.lidUser}:${this.deviceId}@lid`;
   }
+
+  /** Our device's pre-key bundle, as the server hands it to a peer: each one-time pre-key goes out once. */
+  bundle() {
+    const [keyId, publicKey] = this.preKeys.entries().next().value ?? [];
+    if (keyId !== undefined) this.preKeys.delete(keyId);
+    return {
+      registrationId: this.registrationId,
+      identityKey: this.identityKey,
+      signedPreKey: { keyId: this.signedPreKey.keyId, publicKey: this.signedPreKey.public, signature: this.signedPreKey.signature },
+      preKey: keyId === undefined ? undefined : { keyId, publicKey },
+    };
+  }
+}
+
+/** Another WhatsApp user our account talks to: one phone (device 0) with its own Signal identity. */
+export class Contact {
+  constructor(phone, lidUser, name) {
+    this.phone = phone;
+    this.lidUser = lidUser;
+    this.name = name;
+    this.phone0 = new SignalParty();
+    /** What this contact received from our devices, decrypted. */
+    this.inbox = [];
+  }
+  get jid() {
+    return `${this.phone}@s.whatsapp.net`;
+  }
+  get lid() {
+    return `${this.lidUser}@lid`;
+  }
 }
 
 export class FakeNetwork {
@@ -63,7 +97,35 @@ export class FakeNetwork {
     this.devices = [];
     /** Every stanza our devices sent, decoded, for tests to inspect. */
     this.received = [];
+    this.contacts = new Map();
     this.nextId = 1;
+    /** 'pn' (the network addresses one-to-one chats by phone number) or 'lid' (by LID, the phone number alongside). */
+    this.addressing = 'pn';
+  }
+
+  contact(phone, name) {
+    let contact = this.contacts.get(phone);
+    if (!contact) {
+      contact = new Contact(phone, String(200_000_000_000_000 + randomInt(1, 99_999_999)), name ?? `Contact ${phone}`);
+      this.contacts.set(phone, contact);
+    }
+    return contact;
+  }
+
+  /** Whoever answers for a user (phone number or LID): a contact or an account (phone plus linked devices). */
+  userOf(jid) {
+    const { user } = jidDecode(jid);
+    for (const contact of this.contacts.values()) if (contact.phone === user || contact.lidUser === user) return { contact };
+    for (const account of this.accounts.values()) if (account.phone === user || account.lidUser === user) return { account };
+    return undefined;
+  }
+
+  /** The Signal party behind a device JID (device 0 is the phone of a contact or of an account). */
+  partyOf(jid) {
+    const found = this.userOf(jid);
+    const device = jidDecode(jid).device ?? 0;
+    if (!found || device !== 0) return undefined;
+    return found.contact ?? found.account;
   }
 
   account(phone) {
@@ -167,6 +229,45 @@ export class FakeNetwork {
     connection.streamError(515);
   }
 
+  /** The chat address a contact has on the wire in the current addressing mode, with the other identity alongside. */
+  addressOf(contact) {
+    return this.addressing === 'lid'
+      ? { from: contact.lid, alt: { sender_pn: contact.jid, addressing_mode: 'lid' } }
+      : { from: contact.jid, alt: { sender_lid: contact.lid, addressing_mode: 'pn' } };
+  }
+
+  /** A contact's phone sends a message to one of our devices, encrypted for it (queued while it is offline). */
+  async sendFromContact(contact, device, { message, id, type = 'text', mediatype }) {
+    const { from, alt } = this.addressOf(contact);
+    const encrypted = await contact.phone0.encrypt(peerAddress(device), proto.Message.fromObject(message), () => device.bundle());
+    const stanzaId = id ?? `3A${randomBytes(9).toString('hex').toUpperCase()}`;
+    const node = {
+      tag: 'message',
+      attrs: { from, id: stanzaId, t: nowSeconds(), type, notify: contact.name, ...alt },
+      content: [{ tag: 'enc', attrs: { v: '2', type: encrypted.type, ...(mediatype ? { mediatype } : {}) }, content: encrypted.ciphertext }],
+    };
+    this.deliver(device, node);
+    return { id: stanzaId, encType: encrypted.type };
+  }
+
+  /** A contact's delivery or read receipt for messages our device sent. */
+  receiptFromContact(contact, device, ids, type) {
+    const { from } = this.addressOf(contact);
+    const [first, ...rest] = ids;
+    this.deliver(device, {
+      tag: 'receipt',
+      attrs: { from, id: first, t: nowSeconds(), ...(type && type !== 'delivery' ? { type } : {}) },
+      content: rest.length ? [{ tag: 'list', attrs: {}, content: rest.map((item) => ({ tag: 'item', attrs: { id: item } })) }] : undefined,
+    });
+  }
+
+  /** Sends to the device now, or keeps it for the device's next login (the offline queue). */
+  deliver(device, node) {
+    const connection = this.connectionOf(device);
+    if (connection) connection.send(node);
+    else (device.offline ??= []).push(node);
+  }
+
   /** Ends a device's connection the way the server does for the given code. */
   disconnect(device, code) {
     const connection = this.connectionOf(device);
@@ -182,6 +283,17 @@ export class FakeNetwork {
       connection.streamError(code);
     }
   }
+}
+
+/** A node as JSON for tests: tags and attributes, byte contents as base64. */
+export function summariseNode(node) {
+  return { tag: node.tag, attrs: { ...node.attrs }, content: summariseContent(node.content) };
+}
+
+function summariseContent(content) {
+  if (Array.isArray(content)) return content.map(summariseNode);
+  if (content === undefined || content === null) return undefined;
+  return typeof content === 'string' ? content : Buffer.from(content).toString('base64');
 }
 
 export function httpError(status, message) {
@@ -267,12 +379,16 @@ class Connection {
       if (other !== this && other.device === device && other.loggedIn) other.streamError(undefined, 'conflict', { type: 'replaced' });
     }
     this.send({ tag: 'success', attrs: { t: nowSeconds(), lid: device.lid, location: 'fake', props: '1', abprops: '1', creation: nowSeconds() } });
-    this.send({ tag: 'ib', attrs: {}, content: [{ tag: 'offline', attrs: { count: '0' } }] });
+    const offline = device.offline ?? [];
+    device.offline = [];
+    for (const queued of offline) this.send({ ...queued, attrs: { ...queued.attrs, offline: '1' } });
+    this.send({ tag: 'ib', attrs: {}, content: [{ tag: 'offline', attrs: { count: String(offline.length) } }] });
   }
 
   async node(node) {
-    this.network.received.push({ device: this.device?.jid, node });
+    this.network.received.push({ device: this.device?.jid, tag: node.tag, attrs: { ...node.attrs }, content: summariseContent(node.content) });
     if (node.tag === 'iq') return this.iq(node);
+    if (node.tag === 'message') return this.message(node);
   }
 
   result(request, content, attrs = {}) {
@@ -301,7 +417,107 @@ class Connection {
     if (xmlns === 'blocklist') return this.result(node, [{ tag: 'list', attrs: {} }]);
     if (xmlns === 'abt') return this.result(node, [{ tag: 'props', attrs: { protocol: '1', hash: 'fake' }, content: [] }]);
     if (xmlns === 'md' && first?.tag === 'remove-companion-device') return this.removeCompanion(node, first);
+    if (xmlns === 'usync') return this.usync(node);
+    if (xmlns === 'encrypt' && type === 'get' && first?.tag === 'key') return this.preKeyBundles(node, first);
     return this.result(node);
+  }
+
+  /** Device lists, LIDs and "is on WhatsApp" for the users asked about. */
+  usync(node) {
+    const request = child(node, 'usync');
+    const protocols = (firstChild(request)?.content ?? []).map((protocol) => protocol.tag);
+    const users = children(child(request, 'list'), 'user').map((user) => {
+      const contactNode = child(user, 'contact');
+      const jid = user.attrs.jid ?? `${String(contactNode?.content ?? '').replace(/^\+/, '')}@s.whatsapp.net`;
+      const found = this.network.userOf(jid);
+      const content = [];
+      if (protocols.includes('contact')) content.push({ tag: 'contact', attrs: { type: found ? 'in' : 'out' } });
+      if (found && protocols.includes('devices')) {
+        const devices = found.account
+          ? [{ tag: 'device', attrs: { id: '0' } }].concat(
+              this.network.devices
+                .filter((d) => d.account === found.account && d.linked)
+                .map((d) => ({ tag: 'device', attrs: { id: String(d.deviceId), 'key-index': String(d.keyIndex) } })),
+            )
+          : [{ tag: 'device', attrs: { id: '0' } }];
+        content.push({ tag: 'devices', attrs: {}, content: [{ tag: 'device-list', attrs: {}, content: devices }] });
+      }
+      const owner = found?.contact ?? found?.account;
+      if (owner && protocols.includes('lid') && !jid.endsWith('@lid')) content.push({ tag: 'lid', attrs: { val: owner.lid } });
+      return { tag: 'user', attrs: { jid }, content };
+    });
+    this.result(node, [
+      { tag: 'usync', attrs: { ...request.attrs }, content: [{ tag: 'result', attrs: {} }, { tag: 'list', attrs: {}, content: users }] },
+    ]);
+  }
+
+  /** Pre-key bundles of the devices asked about: a phone (contact or account) or a linked device of ours. */
+  preKeyBundles(node, keyRequest) {
+    const users = children(keyRequest, 'user').map(({ attrs: { jid } }) => {
+      const party = this.network.partyOf(jid)?.phone0 ?? this.network.deviceByJid(jid);
+      if (!party) return { tag: 'user', attrs: { jid }, content: [{ tag: 'error', attrs: { code: '404', text: 'item-not-found' } }] };
+      const bundle = party.bundle();
+      const content = [
+        { tag: 'registration', attrs: {}, content: encodeBigEndian(bundle.registrationId, 4) },
+        { tag: 'type', attrs: {}, content: KEY_BUNDLE_TYPE },
+        { tag: 'identity', attrs: {}, content: bundle.identityKey },
+        {
+          tag: 'skey',
+          attrs: {},
+          content: [
+            { tag: 'id', attrs: {}, content: encodeBigEndian(bundle.signedPreKey.keyId, 3) },
+            { tag: 'value', attrs: {}, content: bundle.signedPreKey.publicKey },
+            { tag: 'signature', attrs: {}, content: bundle.signedPreKey.signature },
+          ],
+        },
+      ];
+      if (bundle.preKey) {
+        content.push({
+          tag: 'key',
+          attrs: {},
+          content: [
+            { tag: 'id', attrs: {}, content: encodeBigEndian(bundle.preKey.keyId, 3) },
+            { tag: 'value', attrs: {}, content: bundle.preKey.publicKey },
+          ],
+        });
+      }
+      return { tag: 'user', attrs: { jid }, content };
+    });
+    this.result(node, [{ tag: 'list', attrs: {}, content: users }]);
+  }
+
+  /** A message our device sent: every recipient device decrypts its copy; the server acknowledges the stanza. */
+  async message(node) {
+    const recipients = children(child(node, 'participants'), 'to');
+    const direct = child(node, 'enc') ? [{ attrs: { jid: node.attrs.to }, content: [child(node, 'enc')] }] : [];
+    const extras = (node.content ?? [])
+      .filter((item) => !['participants', 'enc', 'device-identity'].includes(item.tag))
+      .map((item) => summariseNode(item));
+    for (const recipient of [...recipients, ...direct]) {
+      const owner = this.network.partyOf(recipient.attrs.jid);
+      const enc = child(recipient, 'enc');
+      if (!owner || !enc) continue;
+      const entry = {
+        id: node.attrs.id,
+        to: node.attrs.to,
+        recipient: recipient.attrs.jid,
+        from: this.device.jid,
+        type: node.attrs.type,
+        attrs: { ...node.attrs },
+        encType: enc.attrs.type,
+        encAttrs: { ...enc.attrs },
+        hasDeviceIdentity: Boolean(child(node, 'device-identity')),
+        extras,
+      };
+      try {
+        const message = await owner.phone0.decrypt(peerAddress(this.device), enc.attrs.type, enc.content);
+        entry.message = proto.Message.toObject(message, { longs: String, bytes: String, enums: String, defaults: false });
+      } catch (error) {
+        entry.error = String(error?.message ?? error);
+      }
+      owner.inbox.push(entry);
+    }
+    this.send({ tag: 'ack', attrs: { class: 'message', id: node.attrs.id, from: node.attrs.to, t: nowSeconds() } });
   }
 
   uploadPreKeys(node) {
