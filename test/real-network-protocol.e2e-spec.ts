@@ -7,10 +7,32 @@ import { Http } from './support/http';
 import { headersOf, waitForStatus } from './support/instance-world';
 import { useServedOpenApi } from './support/openapi';
 import { spawnApp, type AppProcess } from './support/processes';
-import { FakeNetworkProcess } from './support/protocol-network/fake-network';
+import { FakeNetworkProcess, type ReceivedMessage } from './support/protocol-network/fake-network';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 const SIGNING_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+const ME = '447700900100';
+const ANN_PHONE = '447700900123';
+const ANN = `${ANN_PHONE}@s.whatsapp.net`;
+const ANN_LID = '123456789012345@lid';
+
+type EventPair = [string, Record<string, unknown>];
+
+/** Events with what must differ between two instances (message ids, times) replaced by stable placeholders. */
+function comparable(events: EventPair[], ids: Map<string, string>): EventPair[] {
+  const idOf = (value: string) => {
+    if (!ids.has(value)) ids.set(value, `<id ${ids.size + 1}>`);
+    return ids.get(value)!;
+  };
+  const walk = (value: unknown, key = ''): unknown => {
+    if (Array.isArray(value)) return value.map((item) => walk(item, key));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    if (typeof value === 'string' && ['id', 'messageId', 'messageIds'].includes(key) && !value.includes('@')) return idOf(value);
+    if (typeof value === 'string' && key === 'time') return '<time>';
+    return value;
+  };
+  return events.map(([type, data]) => [type, walk(data) as Record<string, unknown>]);
+}
 
 /**
  * The real-network driver end to end: the unmodified Baileys library in the built worker talks the WhatsApp Web
@@ -23,6 +45,12 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
   let http: Http;
   let customer: Customer;
   let receiver: WebhookReceiver;
+  /** A real instance of ME, connected, and a sandbox instance of the same phone, for the same actions side by side. */
+  let real: CreatedInstance;
+  let realDevice: string;
+  /** The account's LID user JID on the fake network (the real network knows it; the sandbox pairs without one). */
+  let realLid: string;
+  let sandbox: CreatedInstance;
 
   beforeAll(async () => {
     [network, receiver] = await Promise.all([FakeNetworkProcess.start(), WebhookReceiver.start()]);
@@ -33,6 +61,13 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     http = new Http(api.url);
     await useServedOpenApi(api.url);
     customer = await createCustomer(http, 'Protocol Co');
+    await network.addContact(ANN_PHONE, 'Ann', ANN_LID);
+    let deviceLid: string;
+    [{ instance: real, deviceJid: realDevice, lid: deviceLid }, sandbox] = await Promise.all([
+      pairedRealInstance('/real', ME),
+      pairedSandboxInstance(ME),
+    ]);
+    realLid = deviceLid.replace(/:\d+@/, '@');
   });
 
   afterAll(async () => {
@@ -60,6 +95,39 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     const { deviceJid, lid } = await network.scan((qr.body as { code: string }).code, phone);
     await waitForStatus(http, instance, (status) => status.isConnected);
     return { instance, deviceJid, lid };
+  }
+
+  async function pairedSandboxInstance(phone: string): Promise<CreatedInstance> {
+    const instance = await createInstance(http, customer.apiKey, { name: 'sandbox twin', sandbox: true });
+    expect((await http.post('/sandbox/pair', { phone }, headersOf(instance))).status).toBe(200);
+    expect((await http.post('/sandbox/contacts', { id: `+${ANN_PHONE}`, pushName: 'Ann', lid: ANN_LID }, headersOf(instance))).status).toBe(201);
+    await waitForStatus(http, instance, (status) => status.isConnected);
+    return instance;
+  }
+
+  /** The events an action causes on an instance: waits for `count`, then a moment more for any extra ones. */
+  async function caused(instance: CreatedInstance, count: number, action: () => Promise<unknown>): Promise<EventPair[]> {
+    const before = (await eventLog(instance.id)).length;
+    await action();
+    const log = await eventually(
+      () => eventLog(instance.id),
+      (events) => events.length >= before + count,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const settled = log.length > before + count ? log : await eventLog(instance.id);
+    return settled.slice(before).map((event) => [event.eventType, event.data]);
+  }
+
+  /** The same action on the sandbox twin and on the real instance: the events must be the same, field by field. */
+  async function sameOnBoth(
+    count: number,
+    onSandbox: () => Promise<unknown>,
+    onReal: () => Promise<unknown>,
+  ): Promise<{ sandbox: EventPair[]; real: EventPair[] }> {
+    const sandboxEvents = await caused(sandbox, count, onSandbox);
+    const realEvents = await caused(real, count, onReal);
+    expect(comparable(realEvents, new Map())).toEqual(comparable(sandboxEvents, new Map()));
+    return { sandbox: sandboxEvents, real: realEvents };
   }
 
   it('pairs by QR: the QR the network issued, the phone scans it, 515 restart, login, connected, signed logged_in webhook', async () => {
@@ -98,6 +166,83 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     expect(hooks.map((hook) => [hook.envelope.eventType, hook.envelope.eventData])).toEqual([['logged_in', { deviceId: deviceJid }]]);
     expect(new Webhook(SIGNING_SECRET).verify(hooks[0].rawBody, hooks[0].headers as Record<string, string>)).toEqual(hooks[0].envelope);
     expect((await eventLog(instance.id)).map((event) => event.eventType)).toEqual(['logged_in']);
+  });
+
+  it("sends text: the contact's phone decrypts it, and the account's phone gets the device-sent copy", async () => {
+    const response = await http.post('/messages/text', { to: ANN_PHONE, message: 'Hello Ann' }, headersOf(real));
+    expect(response.status).toBe(201);
+    const { id } = response.body as { id: string };
+    const inbox = await eventually(
+      () => network.inbox(ANN_PHONE),
+      (entries) => entries.some((entry) => entry.id === id),
+    );
+    // Baileys may attach a reporting token to a 1:1 text; nothing else (no <biz>, no <bot>) goes with plain text.
+    const withoutReporting = (entry: ReceivedMessage) => ({ ...entry, extras: entry.extras.filter((extra) => extra.tag !== 'reporting') });
+    expect(inbox.filter((entry) => entry.id === id).map(withoutReporting)).toEqual([
+      {
+        id,
+        to: ANN,
+        recipient: ANN,
+        from: realDevice,
+        type: 'text',
+        attrs: { id, to: ANN, type: 'text' },
+        encType: 'pkmsg',
+        encAttrs: { v: '2', type: 'pkmsg' },
+        hasDeviceIdentity: true,
+        extras: [],
+        message: { extendedTextMessage: { text: 'Hello Ann' }, messageContextInfo: { messageSecret: expect.any(String) } },
+      },
+    ]);
+    const own = (await network.phoneInbox(ME)).filter((entry) => entry.id === id);
+    expect(own).toHaveLength(1);
+    expect(own[0].message).toEqual({
+      deviceSentMessage: {
+        destinationJid: ANN,
+        message: { extendedTextMessage: { text: 'Hello Ann' }, messageContextInfo: { messageSecret: expect.any(String) } },
+      },
+      messageContextInfo: { messageSecret: expect.any(String) },
+    });
+    const log = await eventually(
+      () => eventLog(real.id),
+      (events) => events.some((event) => event.eventType === 'message_status' && event.data.id === id),
+    );
+    expect(log.filter((event) => event.data.id === id).map((event) => [event.eventType, event.data])).toEqual([
+      ['message_status', { id, chatId: ANN, status: 'sent' }],
+      [
+        'message',
+        {
+          id,
+          time: expect.any(String),
+          chatId: ANN,
+          sender: { id: `${ME}@s.whatsapp.net`, lid: realLid, phone: ME, isMe: true },
+          isGroup: false,
+          isStatus: false,
+          type: 'text',
+          text: 'Hello Ann',
+        },
+      ],
+    ]);
+  });
+
+  it("receives the contact's text as the same message event the sandbox produces", async () => {
+    const { real: events } = await sameOnBoth(
+      1,
+      () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'text', text: 'Hi from Ann', pushName: 'Ann' }, headersOf(sandbox)),
+      () => network.sendFromContact(ANN_PHONE, realDevice, { conversation: 'Hi from Ann' }),
+    );
+    expect(events.at(-1)).toEqual([
+      'message',
+      {
+        id: expect.any(String),
+        time: expect.any(String),
+        chatId: ANN,
+        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+        isGroup: false,
+        isStatus: false,
+        type: 'text',
+        text: 'Hi from Ann',
+      },
+    ]);
   });
 
   it('a paired real instance reconnects at once after a 515 from the server and stays connected', async () => {

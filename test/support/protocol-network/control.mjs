@@ -39,7 +39,7 @@ export function controlRoutes(network) {
     [
       /^POST \/contacts$/,
       ({ body }) => {
-        const contact = network.contact(String(body.phone), body.name);
+        const contact = network.contact(String(body.phone), body.name, body.lid?.split('@')[0]);
         return { jid: contact.jid, lid: contact.lid, name: contact.name };
       },
     ],

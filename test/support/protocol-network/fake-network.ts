@@ -12,6 +12,22 @@ export interface FakeDevice {
   preKeys: number;
 }
 
+/** What one device of a contact (or of the account's phone) received from our device, decrypted. */
+export interface ReceivedMessage {
+  id: string;
+  to: string;
+  recipient: string;
+  from: string;
+  type: string;
+  attrs: Record<string, string>;
+  encType: string;
+  encAttrs: Record<string, string>;
+  hasDeviceIdentity: boolean;
+  extras: { tag: string; attrs: Record<string, string>; content?: unknown }[];
+  message?: Record<string, unknown>;
+  error?: string;
+}
+
 export interface PairingCompanion {
   refs: string[];
   noiseKey: string;
@@ -80,6 +96,34 @@ export class FakeNetworkProcess {
   /** The server ends the device's connection with a code: a stream error (515, 408, 500, ...), 401 logged out, 440 replaced. */
   disconnect(jid: string, code: number | 'close'): Promise<void> {
     return this.call('POST', '/devices/disconnect', { jid, code });
+  }
+
+  /** A WhatsApp user with its own phone and Signal identity. */
+  addContact(phone: string, name: string, lid: string): Promise<{ jid: string; lid: string }> {
+    return this.call('POST', '/contacts', { phone, name, lid });
+  }
+
+  /** The contact's phone sends `message` (a proto.Message as JSON) to our device. */
+  sendFromContact(from: string, to: string, message: object, extra: { type?: string; mediatype?: string } = {}): Promise<{ id: string }> {
+    return this.call('POST', '/contacts/send', { from, to, message, ...extra });
+  }
+
+  /** The contact's phone reports messages delivered (no type) or read / played. */
+  async receipt(from: string, to: string, ids: string[], type?: 'read' | 'played'): Promise<void> {
+    await this.call('POST', '/contacts/receipt', { from, to, ids, type });
+  }
+
+  inbox(phone: string): Promise<ReceivedMessage[]> {
+    return this.call('GET', `/contacts/inbox?phone=${phone}`);
+  }
+
+  /** What the account's own phone received (our sends reach it as device-sent messages). */
+  phoneInbox(phone: string): Promise<ReceivedMessage[]> {
+    return this.call('GET', `/accounts/inbox?phone=${phone}`);
+  }
+
+  async addressing(mode: 'pn' | 'lid'): Promise<void> {
+    await this.call('POST', '/addressing', { mode });
   }
 
   async stop(): Promise<void> {

@@ -1,6 +1,7 @@
 // The fake WhatsApp Web network: the server our device talks to over a Noise-encrypted WebSocket, the phone of the
 // account (which scans QR codes and signs device identities) and the server-side records of every linked device.
 import { randomBytes, randomInt } from 'node:crypto';
+import { deflateSync } from 'node:zlib';
 import * as baileys from '@whiskeysockets/baileys';
 import { NoiseResponder } from './noise.mjs';
 import { SignalParty, peerAddress } from './signal-party.mjs';
@@ -103,10 +104,10 @@ export class FakeNetwork {
     this.addressing = 'pn';
   }
 
-  contact(phone, name) {
+  contact(phone, name, lidUser) {
     let contact = this.contacts.get(phone);
     if (!contact) {
-      contact = new Contact(phone, String(200_000_000_000_000 + randomInt(1, 99_999_999)), name ?? `Contact ${phone}`);
+      contact = new Contact(phone, lidUser ?? String(200_000_000_000_000 + randomInt(1, 99_999_999)), name ?? `Contact ${phone}`);
       this.contacts.set(phone, contact);
     }
     return contact;
@@ -261,6 +262,34 @@ export class FakeNetwork {
     });
   }
 
+  /** The account's phone sends a message to one of its companion devices (e.g. the history sync after a pairing). */
+  async sendFromPhone(device, message) {
+    const encrypted = await device.account.phone0.encrypt(peerAddress(device), proto.Message.fromObject(message), () => device.bundle());
+    const id = `3A${randomBytes(9).toString('hex').toUpperCase()}`;
+    this.deliver(device, {
+      tag: 'message',
+      attrs: { from: device.account.jid, id, t: nowSeconds(), type: 'text', category: 'peer' },
+      content: [{ tag: 'enc', attrs: { v: '2', type: encrypted.type }, content: encrypted.ciphertext }],
+    });
+    return id;
+  }
+
+  /** After a new companion's first login the phone pushes the initial history (inline, empty here) as WhatsApp does. */
+  async initialHistorySync(device) {
+    const bootstrap = proto.HistorySync.encode({ syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP, conversations: [] }).finish();
+    await this.sendFromPhone(device, {
+      protocolMessage: {
+        type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
+        historySyncNotification: {
+          syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
+          initialHistBootstrapInlinePayload: deflateSync(bootstrap),
+          chunkOrder: 0,
+          progress: 100,
+        },
+      },
+    });
+  }
+
   /** Sends to the device now, or keeps it for the device's next login (the offline queue). */
   deliver(device, node) {
     const connection = this.connectionOf(device);
@@ -383,6 +412,10 @@ class Connection {
     device.offline = [];
     for (const queued of offline) this.send({ ...queued, attrs: { ...queued.attrs, offline: '1' } });
     this.send({ tag: 'ib', attrs: {}, content: [{ tag: 'offline', attrs: { count: String(offline.length) } }] });
+    if (!device.synced) {
+      device.synced = true;
+      void this.network.initialHistorySync(device).catch((error) => this.network.log(`history sync: ${error.stack ?? error}`));
+    }
   }
 
   async node(node) {
@@ -418,6 +451,14 @@ class Connection {
     if (xmlns === 'abt') return this.result(node, [{ tag: 'props', attrs: { protocol: '1', hash: 'fake' }, content: [] }]);
     if (xmlns === 'md' && first?.tag === 'remove-companion-device') return this.removeCompanion(node, first);
     if (xmlns === 'usync') return this.usync(node);
+    if (xmlns === 'w:sync:app:state') {
+      // No app-state patches on this network: every collection is reported at the version asked for, complete.
+      const collections = children(child(node, 'sync'), 'collection').map(({ attrs }) => ({
+        tag: 'collection',
+        attrs: { name: attrs.name, version: attrs.version ?? '0' },
+      }));
+      return this.result(node, [{ tag: 'sync', attrs: {}, content: collections }]);
+    }
     if (xmlns === 'encrypt' && type === 'get' && first?.tag === 'key') return this.preKeyBundles(node, first);
     return this.result(node);
   }
