@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { startApi, type RunningApi } from './support/api-harness';
+import { testEnv } from './support/environment';
 import { eventLog, eventually } from './support/event-log';
 import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
 import { Http } from './support/http';
@@ -18,15 +20,25 @@ const ANN_LID = '123456789012345@lid';
 
 type EventPair = [string, Record<string, unknown>];
 
-/** Events with what must differ between two instances (message ids, times) replaced by stable placeholders. */
-function comparable(events: EventPair[], ids: Map<string, string>): EventPair[] {
+/**
+ * Events with what must differ between two instances (message ids, times) replaced by stable placeholders. The sandbox
+ * pairs its device without a LID, so the instance's own sender carries none there: `ownLid` is dropped from the real
+ * events (the one known difference, asserted on its own in the send test).
+ */
+function comparable(events: EventPair[], ids: Map<string, string>, ownLid?: string): EventPair[] {
   const idOf = (value: string) => {
     if (!ids.has(value)) ids.set(value, `<id ${ids.size + 1}>`);
     return ids.get(value)!;
   };
   const walk = (value: unknown, key = ''): unknown => {
     if (Array.isArray(value)) return value.map((item) => walk(item, key));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(
+        Object.entries(value)
+          .filter(([k, v]) => !(k === 'lid' && ownLid !== undefined && v === ownLid))
+          .map(([k, v]) => [k, walk(v, k)]),
+      );
+    }
     if (typeof value === 'string' && ['id', 'messageId', 'messageIds'].includes(key) && !value.includes('@')) return idOf(value);
     if (typeof value === 'string' && key === 'time') return '<time>';
     return value;
@@ -126,7 +138,7 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
   ): Promise<{ sandbox: EventPair[]; real: EventPair[] }> {
     const sandboxEvents = await caused(sandbox, count, onSandbox);
     const realEvents = await caused(real, count, onReal);
-    expect(comparable(realEvents, new Map())).toEqual(comparable(sandboxEvents, new Map()));
+    expect(comparable(realEvents, new Map(), realLid)).toEqual(comparable(sandboxEvents, new Map()));
     return { sandbox: sandboxEvents, real: realEvents };
   }
 
@@ -157,7 +169,14 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
 
     // The device logged in on a second connection (after the 515) and uploaded its pre-keys there.
     const device = (await network.devices()).find((candidate) => candidate.jid === deviceJid);
-    expect(device).toEqual({ jid: deviceJid, lid: expect.stringMatching(/^\d+:\d+@lid$/), linked: true, connected: true, preKeys: 812 });
+    expect(device).toEqual({
+      jid: deviceJid,
+      lid: expect.stringMatching(/^\d+:\d+@lid$/),
+      linked: true,
+      connected: true,
+      preKeys: 812,
+      logins: 1,
+    });
 
     const hooks = await eventually(
       async () => receiver.at('/pair-qr'),
@@ -242,6 +261,116 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
         type: 'text',
         text: 'Hi from Ann',
       },
+    ]);
+  });
+
+  it('delivery and read receipts become the same message_status and message_read events as on the sandbox', async () => {
+    const sendOn = async (instance: CreatedInstance) => {
+      const response = await http.post('/messages/text', { to: ANN_PHONE, message: 'receipts, please' }, headersOf(instance));
+      expect(response.status).toBe(201);
+      return (response.body as { id: string }).id;
+    };
+    const [sandboxId, realId] = [await sendOn(sandbox), await sendOn(real)];
+    await eventually(
+      () => network.inbox(ANN_PHONE),
+      (entries) => entries.some((entry) => entry.id === realId),
+    );
+    const delivered = await sameOnBoth(
+      1,
+      () => http.post('/sandbox/receipts', { messageId: sandboxId, status: 'delivered' }, headersOf(sandbox)),
+      () => network.receipt(ANN_PHONE, realDevice, [realId]),
+    );
+    const receipt = (receiptType: string) => ({
+      chatId: ANN,
+      sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+      messageSender: { id: `${ME}@s.whatsapp.net`, lid: realLid, phone: ME, isMe: true },
+      isGroup: false,
+      messageIds: [realId],
+      time: expect.any(String),
+      receiptType,
+    });
+    expect(delivered.real).toEqual([['message_read', receipt('delivered')]]);
+    const read = await sameOnBoth(
+      1,
+      () => http.post('/sandbox/receipts', { messageId: sandboxId, status: 'read' }, headersOf(sandbox)),
+      () => network.receipt(ANN_PHONE, realDevice, [realId], 'read'),
+    );
+    expect(read.real).toEqual([['message_read', receipt('read')]]);
+  });
+
+  it.each([408, 428, 500, 503])('after a %s from the server the instance backs off, reconnects and stays connected', async (code) => {
+    const before = await network.device(realDevice);
+    await network.disconnect(realDevice, code);
+    const after = await eventually(
+      () => network.device(realDevice),
+      (device) => device.connected && device.logins > before.logins,
+    );
+    expect(after).toMatchObject({ linked: true, connected: true, logins: before.logins + 1 });
+    expect(await waitForStatus(http, real, (status) => status.isConnected)).toEqual({ isConnected: true, isLoggedIn: true, deviceId: realDevice });
+    expect(worker.output()).toMatch(new RegExp(`${real.id}: link down \\(.*\\(${code}\\)\\); reconnect attempt 1 in \\d+ ms`));
+  });
+
+  it('a takeover (440) while this worker holds the instance is retried, and the instance comes back', async () => {
+    const before = await network.device(realDevice);
+    await network.disconnect(realDevice, 440);
+    const after = await eventually(
+      () => network.device(realDevice),
+      (device) => device.connected && device.logins > before.logins,
+    );
+    expect(after.logins).toBe(before.logins + 1);
+    expect(await waitForStatus(http, real, (status) => status.isConnected)).toEqual({ isConnected: true, isLoggedIn: true, deviceId: realDevice });
+    expect(worker.output()).toContain(`${real.id}: link down (taken over while this worker holds the instance`);
+  });
+
+  /** The instance's stored network credentials and Signal keys. */
+  async function storedAuth(instance: CreatedInstance): Promise<{ credentials: number; keys: number }> {
+    const db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await db.connect();
+    try {
+      const [credentials, keys] = await Promise.all([
+        db.query<{ count: string }>('SELECT count(*) FROM network_credentials WHERE instance_id = $1', [instance.id]),
+        db.query<{ count: string }>('SELECT count(*) FROM network_keys WHERE instance_id = $1', [instance.id]),
+      ]);
+      return { credentials: Number(credentials.rows[0].count), keys: Number(keys.rows[0].count) };
+    } finally {
+      await db.end();
+    }
+  }
+
+  it('logged out from the phone (401): logged_out as on the sandbox, unpaired, credentials and keys deleted', async () => {
+    const { instance, deviceJid } = await pairedRealInstance('/phone-logout', '447700900003');
+    const twin = await pairedSandboxInstance('447700900003');
+    expect(await storedAuth(instance)).toEqual({ credentials: 1, keys: expect.any(Number) });
+    const events = await (async () => {
+      const sandboxEvents = await caused(twin, 1, () => http.post('/sandbox/logout', undefined, headersOf(twin)));
+      const realEvents = await caused(instance, 1, () => network.disconnect(deviceJid, 401));
+      expect(realEvents).toEqual(sandboxEvents);
+      return realEvents;
+    })();
+    expect(events).toEqual([['logged_out', { reason: 'user_logged_out' }]]);
+    expect(await waitForStatus(http, instance, (status) => !status.isLoggedIn)).toEqual({ isConnected: false, isLoggedIn: false, deviceId: '' });
+    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({ status: 'unpaired' });
+    expect(await storedAuth(instance)).toEqual({ credentials: 0, keys: 0 });
+  });
+
+  it('logged out from the API: the phone unlinks the device, logged_out, unpaired, credentials and keys deleted', async () => {
+    const { instance, deviceJid } = await pairedRealInstance('/api-logout', '447700900004');
+    expect((await http.post('/session/logout', undefined, headersOf(instance))).status).toBe(204);
+    const device = await eventually(
+      () => network.device(deviceJid),
+      (found) => !found.linked,
+    );
+    expect(device).toMatchObject({ linked: false, connected: false });
+    expect(await waitForStatus(http, instance, (status) => !status.isLoggedIn)).toEqual({ isConnected: false, isLoggedIn: false, deviceId: '' });
+    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({ status: 'unpaired' });
+    expect(await eventually(() => storedAuth(instance), (auth) => auth.credentials === 0)).toEqual({ credentials: 0, keys: 0 });
+    const log = await eventually(
+      () => eventLog(instance.id),
+      (events) => events.some((event) => event.eventType === 'logged_out'),
+    );
+    expect(log.map((event) => [event.eventType, event.data])).toEqual([
+      ['logged_in', { deviceId: deviceJid }],
+      ['logged_out', { reason: 'api_logout' }],
     ]);
   });
 

@@ -27,6 +27,7 @@ export function controlRoutes(network) {
           linked: device.linked,
           connected: Boolean(network.connectionOf(device)),
           preKeys: device.preKeys.size,
+          logins: device.logins ?? 0,
         })),
     ],
     [

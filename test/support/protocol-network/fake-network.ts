@@ -10,6 +10,8 @@ export interface FakeDevice {
   linked: boolean;
   connected: boolean;
   preKeys: number;
+  /** How many times the device logged in (each reconnect is a new login). */
+  logins: number;
 }
 
 /** What one device of a contact (or of the account's phone) received from our device, decrypted. */
@@ -87,6 +89,12 @@ export class FakeNetworkProcess {
 
   devices(): Promise<FakeDevice[]> {
     return this.call('GET', '/devices');
+  }
+
+  async device(jid: string): Promise<FakeDevice> {
+    const found = (await this.devices()).find((device) => device.jid === jid);
+    if (!found) throw new Error(`the fake network has no device ${jid}`);
+    return found;
   }
 
   companions(): Promise<PairingCompanion[]> {

@@ -403,6 +403,7 @@ class Connection {
     if (!device || !device.linked || !device.noiseKey.equals(clientStatic)) return this.failure(401);
     this.device = device;
     this.loggedIn = true;
+    device.logins = (device.logins ?? 0) + 1;
     // A newer login replaces an older connection of the same device, as the real server does.
     for (const other of this.network.connections) {
       if (other !== this && other.device === device && other.loggedIn) other.streamError(undefined, 'conflict', { type: 'replaced' });

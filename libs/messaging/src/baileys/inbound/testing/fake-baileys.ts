@@ -124,7 +124,22 @@ export class FakeSocket {
   private readonly handlers: ((events: Partial<BaileysEvents>) => Promise<void>)[] = [];
   readonly lookedUp: string[][] = [];
 
-  constructor(private readonly knownPairs: Record<string, string> = {}) {}
+  constructor(
+    private readonly knownPairs: Record<string, string> = {},
+    /** Baileys' stored `lid-mapping` keys (phone-number user → LID user), when the test gives the socket an auth state. */
+    storedLidMappings?: Record<string, string>,
+  ) {
+    if (storedLidMappings) {
+      this.authState = {
+        keys: {
+          get: (type: string, ids: string[]) =>
+            Promise.resolve(type === 'lid-mapping' ? Object.fromEntries(ids.filter((id) => storedLidMappings[id]).map((id) => [id, storedLidMappings[id]])) : {}),
+        },
+      };
+    }
+  }
+
+  readonly authState?: { keys: { get(type: string, ids: string[]): Promise<Record<string, string>> } };
 
   readonly ev = {
     process: (handler: (events: Partial<BaileysEvents>) => Promise<void>) => {
@@ -189,11 +204,13 @@ export interface Harness {
   deliver(events: Partial<BaileysEvents>): Promise<SinkCall[]>;
 }
 
-export function inboundHarness(options: { knownPairs?: Record<string, string>; selfLid?: string | null } = {}): Harness {
+export function inboundHarness(
+  options: { knownPairs?: Record<string, string>; selfLid?: string | null; storedLidMappings?: Record<string, string> } = {},
+): Harness {
   // What the mapping leaves out it logs at debug level; the tests assert on what it reports instead.
   Logger.overrideLogger(['warn', 'error']);
   const inbound = new BaileysInbound();
-  const socket = new FakeSocket(options.knownPairs);
+  const socket = new FakeSocket(options.knownPairs, options.storedLidMappings);
   const store = new InMemoryNetworkMessages();
   const sink = new RecordingSink();
   const sent = new RecentIds();
