@@ -298,6 +298,206 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     expect(read.real).toEqual([['message_read', receipt('read')]]);
   });
 
+  const BUTTONS = {
+    to: ANN_PHONE,
+    text: 'Confirm your order?',
+    footer: 'Reply below',
+    buttons: [
+      { id: 'yes', text: 'Yes' },
+      { type: 'url', text: 'Track', url: 'https://example.com/t/1' },
+      { type: 'reply', id: 'no', text: 'No' },
+    ],
+  };
+  const LIST = {
+    to: ANN_PHONE,
+    text: 'Pick a slot',
+    buttonText: 'Slots',
+    sections: [
+      { title: 'Morning', rows: [{ id: 'm9', title: '9:00', description: 'Early' }] },
+      { title: 'Evening', rows: [{ id: 'e6', title: '18:00' }] },
+    ],
+  };
+  const BIZ = {
+    tag: 'biz',
+    attrs: { actual_actors: '2', host_storage: '2', privacy_mode_ts: expect.stringMatching(/^\d+$/) },
+    content: [
+      { tag: 'interactive', attrs: { type: 'native_flow', v: '1' }, content: [{ tag: 'native_flow', attrs: { v: '9', name: 'mixed' } }] },
+      { tag: 'quality_control', attrs: { source_type: 'third_party' } },
+    ],
+  };
+
+  /** Sends on the real instance; resolves with the id and what the contact's phone decrypted for it. */
+  async function sendAndReceive(path: string, body: object): Promise<{ id: string; received: ReceivedMessage }> {
+    const response = await http.post(path, body, headersOf(real));
+    expect(response.status).toBe(201);
+    const { id } = response.body as { id: string };
+    const inbox = await eventually(
+      () => network.inbox(ANN_PHONE),
+      (entries) => entries.some((entry) => entry.id === id),
+    );
+    return { id, received: inbox.find((entry) => entry.id === id)! };
+  }
+
+  it('sends buttons as a native-flow interactiveMessage with the <biz> node, <bot> only with aiLabel, then the text fallback', async () => {
+    const plain = await sendAndReceive('/messages/buttons', BUTTONS);
+    expect(plain.received.error).toBeUndefined();
+    expect(plain.received.message).toEqual({
+      interactiveMessage: {
+        body: { text: 'Confirm your order?' },
+        footer: { text: 'Reply below' },
+        nativeFlowMessage: {
+          buttons: [
+            { name: 'quick_reply', buttonParamsJson: JSON.stringify({ display_text: 'Yes', id: 'yes' }) },
+            { name: 'cta_url', buttonParamsJson: JSON.stringify({ display_text: 'Track', url: 'https://example.com/t/1' }) },
+            { name: 'quick_reply', buttonParamsJson: JSON.stringify({ display_text: 'No', id: 'no' }) },
+          ],
+          messageVersion: 1,
+        },
+      },
+    });
+    expect(plain.received.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([BIZ]);
+
+    // The plain-text copy (INTERACTIVE_TEXT_FALLBACK=after, the default) follows as an ordinary text message.
+    const inbox = await eventually(
+      () => network.inbox(ANN_PHONE),
+      (entries) => entries.findIndex((entry) => entry.id === plain.id) < entries.length - 1,
+    );
+    const fallback = inbox[inbox.findIndex((entry) => entry.id === plain.id) + 1];
+    expect(fallback.message).toMatchObject({
+      extendedTextMessage: { text: 'Confirm your order?\n\n1. Yes\n2. Track: https://example.com/t/1\n3. No\n\n_Reply below_' },
+    });
+    expect(fallback.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([]);
+
+    const labelled = await sendAndReceive('/messages/buttons', { ...BUTTONS, aiLabel: true });
+    expect(labelled.received.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([{ tag: 'bot', attrs: { biz_bot: '1' } }, BIZ]);
+  });
+
+  it('sends a list as one single_select native-flow button with its sections', async () => {
+    const { received } = await sendAndReceive('/messages/list', LIST);
+    expect(received.message?.interactiveMessage).toEqual({
+      body: { text: 'Pick a slot' },
+      nativeFlowMessage: {
+        buttons: [
+          {
+            name: 'single_select',
+            buttonParamsJson: JSON.stringify({
+              title: 'Slots',
+              sections: [
+                { title: 'Morning', rows: [{ title: '9:00', description: 'Early', id: 'm9' }] },
+                { title: 'Evening', rows: [{ title: '18:00', id: 'e6' }] },
+              ],
+            }),
+          },
+        ],
+        messageVersion: 1,
+      },
+    });
+    expect(received.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([BIZ]);
+  });
+
+  describe('taps on buttons and lists arrive as the sandbox reports them', () => {
+    let sandboxButtons: string;
+    let realButtons: string;
+    let sandboxList: string;
+    let realList: string;
+
+    beforeAll(async () => {
+      const sendOn = async (instance: CreatedInstance, path: string, body: object) =>
+        ((await http.post(path, body, headersOf(instance))).body as { id: string }).id;
+      [sandboxButtons, sandboxList] = [await sendOn(sandbox, '/messages/buttons', BUTTONS), await sendOn(sandbox, '/messages/list', LIST)];
+      realButtons = (await sendAndReceive('/messages/buttons', BUTTONS)).id;
+      realList = (await sendAndReceive('/messages/list', LIST)).id;
+    });
+
+    const quoting = (id: string) => ({ stanzaId: id, participant: `${ME}@s.whatsapp.net` });
+    const tapForms: [string, (id: string) => object][] = [
+      [
+        'buttonsResponseMessage',
+        (id) => ({ buttonsResponseMessage: { selectedButtonId: 'no', selectedDisplayText: 'No', type: 1, contextInfo: quoting(id) } }),
+      ],
+      [
+        'templateButtonReplyMessage',
+        (id) => ({ templateButtonReplyMessage: { selectedId: 'no', selectedDisplayText: 'No', selectedIndex: 2, contextInfo: quoting(id) } }),
+      ],
+      [
+        'interactiveResponseMessage (native flow)',
+        (id) => ({
+          interactiveResponseMessage: {
+            body: { text: 'No' },
+            nativeFlowResponseMessage: { name: 'quick_reply', paramsJson: JSON.stringify({ id: 'no' }), version: 3 },
+            contextInfo: quoting(id),
+          },
+        }),
+      ],
+    ];
+
+    it.each(tapForms)('a reply-button tap as %s is the sandbox button_reply', async (_form, tap) => {
+      const { real: events } = await sameOnBoth(
+        1,
+        () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'button_reply', replyTo: sandboxButtons, buttonId: 'no' }, headersOf(sandbox)),
+        () => network.sendFromContact(ANN_PHONE, realDevice, tap(realButtons)),
+      );
+      expect(events[0][1]).toMatchObject({ type: 'button_reply', buttonReply: { id: 'no', text: 'No' }, replyTo: { id: realButtons }, text: 'No' });
+    });
+
+    it('a list row tap (listResponseMessage) is the sandbox list_reply', async () => {
+      const { real: events } = await sameOnBoth(
+        1,
+        () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'list_reply', replyTo: sandboxList, rowId: 'm9' }, headersOf(sandbox)),
+        () =>
+          network.sendFromContact(ANN_PHONE, realDevice, {
+            listResponseMessage: { title: '9:00', description: 'Early', listType: 1, singleSelectReply: { selectedRowId: 'm9' }, contextInfo: quoting(realList) },
+          }),
+      );
+      expect(events[0][1]).toMatchObject({ type: 'list_reply', listReply: { id: 'm9', title: '9:00', description: 'Early' }, replyTo: { id: realList } });
+    });
+
+    it("a reaction to this account's message is the sandbox reaction", async () => {
+      const { real: events } = await sameOnBoth(
+        1,
+        () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'reaction', messageId: sandboxButtons, emoji: '👍' }, headersOf(sandbox)),
+        () =>
+          network.sendFromContact(ANN_PHONE, realDevice, {
+            reactionMessage: { key: { remoteJid: `${ME}@s.whatsapp.net`, fromMe: false, id: realButtons }, text: '👍', senderTimestampMs: Date.now() },
+          }),
+      );
+      expect(events[0][1]).toMatchObject({ type: 'reaction', reaction: { messageId: realButtons, emoji: '👍' } });
+    });
+
+    it('the contact deleting its message for everyone is the sandbox message_delete', async () => {
+      const sandboxTheirs = (
+        (await http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'text', text: 'oops' }, headersOf(sandbox))).body as { id: string }
+      ).id;
+      const { id: realTheirs } = await network.sendFromContact(ANN_PHONE, realDevice, { conversation: 'oops' });
+      await eventually(
+        () => eventLog(real.id),
+        (events) => events.some((event) => event.data.id === realTheirs),
+      );
+      const { real: events } = await sameOnBoth(
+        1,
+        () => http.post('/sandbox/delete', { messageId: sandboxTheirs, forEveryone: true }, headersOf(sandbox)),
+        () =>
+          network.sendFromContact(ANN_PHONE, realDevice, {
+            protocolMessage: { type: 0, key: { remoteJid: `${ME}@s.whatsapp.net`, fromMe: true, id: realTheirs } },
+          }),
+      );
+      expect(events).toEqual([
+        [
+          'message_delete',
+          {
+            id: realTheirs,
+            chatId: ANN,
+            sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+            isStatus: false,
+            isDeletedForAll: true,
+            isDeletedForMe: false,
+            time: expect.any(String),
+          },
+        ],
+      ]);
+    });
+  });
+
   it.each([408, 428, 500, 503])('after a %s from the server the instance backs off, reconnects and stays connected', async (code) => {
     const before = await network.device(realDevice);
     await network.disconnect(realDevice, code);
