@@ -498,6 +498,83 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     });
   });
 
+  describe('in LID addressing mode (one-to-one chats by @lid, the phone number alongside)', () => {
+    beforeAll(() => network.addressing('lid'));
+    afterAll(() => network.addressing('pn'));
+
+    it("the contact's text is the same message event as in phone-number mode, chat and sender by phone number", async () => {
+      const { real: events } = await sameOnBoth(
+        1,
+        () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'text', text: 'by LID' }, headersOf(sandbox)),
+        () => network.sendFromContact(ANN_PHONE, realDevice, { conversation: 'by LID' }),
+      );
+      expect(events).toEqual([
+        [
+          'message',
+          {
+            id: expect.any(String),
+            time: expect.any(String),
+            chatId: ANN,
+            sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+            isGroup: false,
+            isStatus: false,
+            type: 'text',
+            text: 'by LID',
+          },
+        ],
+      ]);
+    });
+
+    it('a read receipt by LID for a message sent to the phone number finds it: the same message_read', async () => {
+      const sandboxId = ((await http.post('/messages/text', { to: ANN_PHONE, message: 'read me' }, headersOf(sandbox))).body as { id: string }).id;
+      const { id: realId } = await sendAndReceive('/messages/text', { to: ANN_PHONE, message: 'read me' });
+      const { real: events } = await sameOnBoth(
+        1,
+        () => http.post('/sandbox/receipts', { messageId: sandboxId, status: 'read' }, headersOf(sandbox)),
+        () => network.receipt(ANN_PHONE, realDevice, [realId], 'read'),
+      );
+      expect(events).toEqual([
+        [
+          'message_read',
+          {
+            chatId: ANN,
+            sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+            messageSender: { id: `${ME}@s.whatsapp.net`, lid: realLid, phone: ME, isMe: true },
+            isGroup: false,
+            messageIds: [realId],
+            time: expect.any(String),
+            receiptType: 'read',
+          },
+        ],
+      ]);
+    });
+
+    it('a button tap quoting a message sent to the phone number resolves its reply and button text', async () => {
+      const sandboxId = ((await http.post('/messages/buttons', BUTTONS, headersOf(sandbox))).body as { id: string }).id;
+      const { id: realId } = await sendAndReceive('/messages/buttons', BUTTONS);
+      const { real: events } = await sameOnBoth(
+        1,
+        () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'button_reply', replyTo: sandboxId, buttonId: 'yes' }, headersOf(sandbox)),
+        () =>
+          network.sendFromContact(ANN_PHONE, realDevice, {
+            buttonsResponseMessage: {
+              selectedButtonId: 'yes',
+              selectedDisplayText: 'Yes',
+              type: 1,
+              contextInfo: { stanzaId: realId, participant: realLid },
+            },
+          }),
+      );
+      expect(events[0][1]).toMatchObject({ chatId: ANN, type: 'button_reply', buttonReply: { id: 'yes', text: 'Yes' }, replyTo: { id: realId } });
+    });
+
+    it('our send to the phone number is still decrypted by the contact', async () => {
+      const { received } = await sendAndReceive('/messages/text', { to: ANN_PHONE, message: 'still there' });
+      expect(received.error).toBeUndefined();
+      expect(received.message).toMatchObject({ extendedTextMessage: { text: 'still there' } });
+    });
+  });
+
   it.each([408, 428, 500, 503])('after a %s from the server the instance backs off, reconnects and stays connected', async (code) => {
     const before = await network.device(realDevice);
     await network.disconnect(realDevice, code);
