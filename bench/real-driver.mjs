@@ -133,7 +133,13 @@ try {
   const pairOne = async () => {
     while (next < count) {
       const n = next++;
-      const instance = await call(api.url, 'POST', '/account/instances', { 'X-Api-Key': customer.apiKey }, { name: `bench ${n}`, sandbox: false });
+      const instance = await call(
+        api.url,
+        'POST',
+        '/account/instances',
+        { 'X-Api-Key': customer.apiKey },
+        { name: `bench ${n}`, sandbox: false },
+      );
       const headers = { 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id };
       // Right after the worker starts (shards being claimed, Baileys loading) a QR request may find no session yet.
       let code;
@@ -163,13 +169,21 @@ try {
 
   console.log('');
   console.log(`real instances (Baileys over the fake network)  ${count}`);
-  console.log(`paired by QR (${parallel} at a time)               ${pairedIn.toFixed(1)} s (last link up ${pairSeconds.toFixed(1)} s after the last scan)`);
+  console.log(
+    `paired by QR (${parallel} at a time)               ${pairedIn.toFixed(1)} s (last link up ${pairSeconds.toFixed(1)} s after the last scan)`,
+  );
   console.log(`worker RSS idle                                ${(idleRss / 1024).toFixed(1)} MiB`);
   console.log(`worker RSS with all connected                  ${(loadedRss / 1024).toFixed(1)} MiB`);
   // The idle worker has not loaded Baileys yet (it loads on the first connect): the figure includes its share of that.
-  console.log(`memory per connected real instance             ${((loadedRss - idleRss) / count).toFixed(0)} KiB (Baileys' own load included)`);
-  console.log(`all resumed after a worker restart             ${resumeSeconds.toFixed(1)} s (${(count / resumeSeconds).toFixed(1)} instances/s)`);
-  console.log(`worker RSS after the resume                    ${(resumedRss / 1024).toFixed(1)} MiB (${((resumedRss - idleRss) / count).toFixed(0)} KiB each)`);
+  console.log(
+    `memory per connected real instance             ${((loadedRss - idleRss) / count).toFixed(0)} KiB (Baileys' own load included)`,
+  );
+  console.log(
+    `all resumed after a worker restart             ${resumeSeconds.toFixed(1)} s (${(count / resumeSeconds).toFixed(1)} instances/s)`,
+  );
+  console.log(
+    `worker RSS after the resume                    ${(resumedRss / 1024).toFixed(1)} MiB (${((resumedRss - idleRss) / count).toFixed(0)} KiB each)`,
+  );
 } finally {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
   await db.end().catch(() => {});

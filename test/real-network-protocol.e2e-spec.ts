@@ -112,7 +112,9 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
   async function pairedSandboxInstance(phone: string): Promise<CreatedInstance> {
     const instance = await createInstance(http, customer.apiKey, { name: 'sandbox twin', sandbox: true });
     expect((await http.post('/sandbox/pair', { phone }, headersOf(instance))).status).toBe(200);
-    expect((await http.post('/sandbox/contacts', { id: `+${ANN_PHONE}`, pushName: 'Ann', lid: ANN_LID }, headersOf(instance))).status).toBe(201);
+    expect((await http.post('/sandbox/contacts', { id: `+${ANN_PHONE}`, pushName: 'Ann', lid: ANN_LID }, headersOf(instance))).status).toBe(
+      201,
+    );
     await waitForStatus(http, instance, (status) => status.isConnected);
     return instance;
   }
@@ -156,7 +158,9 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       `https://wa.me/settings/linked_devices#${companion!.refs[0]},${companion!.noiseKey},${companion!.identityKey},${code.split(',')[3]},1`,
     );
     expect(Buffer.from(code.split(',')[3], 'base64')).toHaveLength(32);
-    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({ status: 'pairing' });
+    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({
+      status: 'pairing',
+    });
 
     const { deviceJid } = await network.scan(code, '447700900001');
     expect(deviceJid).toMatch(/^447700900001:\d+@s\.whatsapp\.net$/);
@@ -165,7 +169,9 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       isLoggedIn: true,
       deviceId: deviceJid,
     });
-    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({ status: 'connected' });
+    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({
+      status: 'connected',
+    });
 
     // The device logged in on a second connection (after the 515) and uploaded its pre-keys there.
     const device = (await network.devices()).find((candidate) => candidate.jid === deviceJid);
@@ -179,7 +185,7 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     });
 
     const hooks = await eventually(
-      async () => receiver.at('/pair-qr'),
+      () => Promise.resolve(receiver.at('/pair-qr')),
       (received) => received.length >= 1,
     );
     expect(hooks.map((hook) => [hook.envelope.eventType, hook.envelope.eventData])).toEqual([['logged_in', { deviceId: deviceJid }]]);
@@ -417,7 +423,9 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       ],
       [
         'templateButtonReplyMessage',
-        (id) => ({ templateButtonReplyMessage: { selectedId: 'no', selectedDisplayText: 'No', selectedIndex: 2, contextInfo: quoting(id) } }),
+        (id) => ({
+          templateButtonReplyMessage: { selectedId: 'no', selectedDisplayText: 'No', selectedIndex: 2, contextInfo: quoting(id) },
+        }),
       ],
       [
         'interactiveResponseMessage (native flow)',
@@ -434,10 +442,20 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     it.each(tapForms)('a reply-button tap as %s is the sandbox button_reply', async (_form, tap) => {
       const { real: events } = await sameOnBoth(
         1,
-        () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'button_reply', replyTo: sandboxButtons, buttonId: 'no' }, headersOf(sandbox)),
+        () =>
+          http.post(
+            '/sandbox/inbound',
+            { from: ANN_PHONE, type: 'button_reply', replyTo: sandboxButtons, buttonId: 'no' },
+            headersOf(sandbox),
+          ),
         () => network.sendFromContact(ANN_PHONE, realDevice, tap(realButtons)),
       );
-      expect(events[0][1]).toMatchObject({ type: 'button_reply', buttonReply: { id: 'no', text: 'No' }, replyTo: { id: realButtons }, text: 'No' });
+      expect(events[0][1]).toMatchObject({
+        type: 'button_reply',
+        buttonReply: { id: 'no', text: 'No' },
+        replyTo: { id: realButtons },
+        text: 'No',
+      });
     });
 
     it('a list row tap (listResponseMessage) is the sandbox list_reply', async () => {
@@ -446,19 +464,34 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
         () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'list_reply', replyTo: sandboxList, rowId: 'm9' }, headersOf(sandbox)),
         () =>
           network.sendFromContact(ANN_PHONE, realDevice, {
-            listResponseMessage: { title: '9:00', description: 'Early', listType: 1, singleSelectReply: { selectedRowId: 'm9' }, contextInfo: quoting(realList) },
+            listResponseMessage: {
+              title: '9:00',
+              description: 'Early',
+              listType: 1,
+              singleSelectReply: { selectedRowId: 'm9' },
+              contextInfo: quoting(realList),
+            },
           }),
       );
-      expect(events[0][1]).toMatchObject({ type: 'list_reply', listReply: { id: 'm9', title: '9:00', description: 'Early' }, replyTo: { id: realList } });
+      expect(events[0][1]).toMatchObject({
+        type: 'list_reply',
+        listReply: { id: 'm9', title: '9:00', description: 'Early' },
+        replyTo: { id: realList },
+      });
     });
 
     it("a reaction to this account's message is the sandbox reaction", async () => {
       const { real: events } = await sameOnBoth(
         1,
-        () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'reaction', messageId: sandboxButtons, emoji: '👍' }, headersOf(sandbox)),
+        () =>
+          http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'reaction', messageId: sandboxButtons, emoji: '👍' }, headersOf(sandbox)),
         () =>
           network.sendFromContact(ANN_PHONE, realDevice, {
-            reactionMessage: { key: { remoteJid: `${ME}@s.whatsapp.net`, fromMe: false, id: realButtons }, text: '👍', senderTimestampMs: Date.now() },
+            reactionMessage: {
+              key: { remoteJid: `${ME}@s.whatsapp.net`, fromMe: false, id: realButtons },
+              text: '👍',
+              senderTimestampMs: Date.now(),
+            },
           }),
       );
       expect(events[0][1]).toMatchObject({ type: 'reaction', reaction: { messageId: realButtons, emoji: '👍' } });
@@ -526,7 +559,9 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     });
 
     it('a read receipt by LID for a message sent to the phone number finds it: the same message_read', async () => {
-      const sandboxId = ((await http.post('/messages/text', { to: ANN_PHONE, message: 'read me' }, headersOf(sandbox))).body as { id: string }).id;
+      const sandboxId = (
+        (await http.post('/messages/text', { to: ANN_PHONE, message: 'read me' }, headersOf(sandbox))).body as { id: string }
+      ).id;
       const { id: realId } = await sendAndReceive('/messages/text', { to: ANN_PHONE, message: 'read me' });
       const { real: events } = await sameOnBoth(
         1,
@@ -554,7 +589,8 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       const { id: realId } = await sendAndReceive('/messages/buttons', BUTTONS);
       const { real: events } = await sameOnBoth(
         1,
-        () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'button_reply', replyTo: sandboxId, buttonId: 'yes' }, headersOf(sandbox)),
+        () =>
+          http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'button_reply', replyTo: sandboxId, buttonId: 'yes' }, headersOf(sandbox)),
         () =>
           network.sendFromContact(ANN_PHONE, realDevice, {
             buttonsResponseMessage: {
@@ -565,7 +601,12 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
             },
           }),
       );
-      expect(events[0][1]).toMatchObject({ chatId: ANN, type: 'button_reply', buttonReply: { id: 'yes', text: 'Yes' }, replyTo: { id: realId } });
+      expect(events[0][1]).toMatchObject({
+        chatId: ANN,
+        type: 'button_reply',
+        buttonReply: { id: 'yes', text: 'Yes' },
+        replyTo: { id: realId },
+      });
     });
 
     it('our send to the phone number is still decrypted by the contact', async () => {
@@ -583,7 +624,11 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       (device) => device.connected && device.logins > before.logins,
     );
     expect(after).toMatchObject({ linked: true, connected: true, logins: before.logins + 1 });
-    expect(await waitForStatus(http, real, (status) => status.isConnected)).toEqual({ isConnected: true, isLoggedIn: true, deviceId: realDevice });
+    expect(await waitForStatus(http, real, (status) => status.isConnected)).toEqual({
+      isConnected: true,
+      isLoggedIn: true,
+      deviceId: realDevice,
+    });
     expect(worker.output()).toMatch(new RegExp(`${real.id}: link down \\(.*\\(${code}\\)\\); reconnect attempt 1 in \\d+ ms`));
   });
 
@@ -595,7 +640,11 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       (device) => device.connected && device.logins > before.logins,
     );
     expect(after.logins).toBe(before.logins + 1);
-    expect(await waitForStatus(http, real, (status) => status.isConnected)).toEqual({ isConnected: true, isLoggedIn: true, deviceId: realDevice });
+    expect(await waitForStatus(http, real, (status) => status.isConnected)).toEqual({
+      isConnected: true,
+      isLoggedIn: true,
+      deviceId: realDevice,
+    });
     expect(worker.output()).toContain(`${real.id}: link down (taken over while this worker holds the instance`);
   });
 
@@ -625,8 +674,14 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       return realEvents;
     })();
     expect(events).toEqual([['logged_out', { reason: 'user_logged_out' }]]);
-    expect(await waitForStatus(http, instance, (status) => !status.isLoggedIn)).toEqual({ isConnected: false, isLoggedIn: false, deviceId: '' });
-    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({ status: 'unpaired' });
+    expect(await waitForStatus(http, instance, (status) => !status.isLoggedIn)).toEqual({
+      isConnected: false,
+      isLoggedIn: false,
+      deviceId: '',
+    });
+    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({
+      status: 'unpaired',
+    });
     expect(await storedAuth(instance)).toEqual({ credentials: 0, keys: 0 });
   });
 
@@ -638,9 +693,20 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       (found) => !found.linked,
     );
     expect(device).toMatchObject({ linked: false, connected: false });
-    expect(await waitForStatus(http, instance, (status) => !status.isLoggedIn)).toEqual({ isConnected: false, isLoggedIn: false, deviceId: '' });
-    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({ status: 'unpaired' });
-    expect(await eventually(() => storedAuth(instance), (auth) => auth.credentials === 0)).toEqual({ credentials: 0, keys: 0 });
+    expect(await waitForStatus(http, instance, (status) => !status.isLoggedIn)).toEqual({
+      isConnected: false,
+      isLoggedIn: false,
+      deviceId: '',
+    });
+    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({
+      status: 'unpaired',
+    });
+    expect(
+      await eventually(
+        () => storedAuth(instance),
+        (auth) => auth.credentials === 0,
+      ),
+    ).toEqual({ credentials: 0, keys: 0 });
     const log = await eventually(
       () => eventLog(instance.id),
       (events) => events.some((event) => event.eventType === 'logged_out'),
@@ -658,7 +724,11 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       async () => (await network.devices()).find((device) => device.jid === deviceJid)?.connected,
       (connected) => connected === true,
     );
-    expect(await waitForStatus(http, instance, (status) => status.isConnected)).toEqual({ isConnected: true, isLoggedIn: true, deviceId: deviceJid });
+    expect(await waitForStatus(http, instance, (status) => status.isConnected)).toEqual({
+      isConnected: true,
+      isLoggedIn: true,
+      deviceId: deviceJid,
+    });
     expect(worker.child.exitCode).toBeNull();
   });
 });

@@ -44,10 +44,7 @@ export function controlRoutes(network) {
         return { jid: contact.jid, lid: contact.lid, name: contact.name };
       },
     ],
-    [
-      /^POST \/contacts\/send$/,
-      ({ body }) => network.sendFromContact(contactOf(network, body.from), deviceOf(network, body.to), body),
-    ],
+    [/^POST \/contacts\/send$/, ({ body }) => network.sendFromContact(contactOf(network, body.from), deviceOf(network, body.to), body)],
     [
       /^POST \/contacts\/receipt$/,
       ({ body }) => {
@@ -87,7 +84,8 @@ export function controlRoutes(network) {
     ],
     [
       /^GET \/connections$/,
-      () => [...network.connections].map((c) => ({ device: c.device?.jid ?? null, loggedIn: c.loggedIn, pairing: Boolean(c.registration) })),
+      () =>
+        [...network.connections].map((c) => ({ device: c.device?.jid ?? null, loggedIn: c.loggedIn, pairing: Boolean(c.registration) })),
     ],
   ];
 }

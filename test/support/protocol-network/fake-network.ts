@@ -51,11 +51,15 @@ export class FakeNetworkProcess {
   ) {}
 
   static async start(): Promise<FakeNetworkProcess> {
-    const child = spawn(process.execPath, [join(__dirname, 'main.mjs')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const child = spawn(process.execPath, [join(__dirname, 'main.mjs')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: process.env,
+    });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const firstLine = await new Promise<string>((resolve, reject) => {
-      const lines = createInterface({ input: child.stdout! });
+      const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
       lines.once('line', resolve);
       child.once('exit', (code) => reject(new Error(`the fake network exited with ${code}:\n${stderr}`)));
     });

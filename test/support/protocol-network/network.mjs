@@ -6,7 +6,8 @@ import * as baileys from '@whiskeysockets/baileys';
 import { NoiseResponder } from './noise.mjs';
 import { SignalParty, peerAddress } from './signal-party.mjs';
 
-const { Curve, hmacSign, proto, getBinaryNodeChild, getBinaryNodeChildren, jidDecode, S_WHATSAPP_NET, KEY_BUNDLE_TYPE, encodeBigEndian } = baileys;
+const { Curve, hmacSign, proto, getBinaryNodeChild, getBinaryNodeChildren, jidDecode, S_WHATSAPP_NET, KEY_BUNDLE_TYPE, encodeBigEndian } =
+  baileys;
 
 const ADV_ACCOUNT_SIGNATURE_PREFIX = Buffer.from([6, 0]);
 const ADV_DEVICE_SIGNATURE_PREFIX = Buffer.from([6, 1]);
@@ -182,7 +183,11 @@ export class FakeNetwork {
   link(connection, account, advSecret) {
     const device = new Device(account, account.nextDeviceId++, connection.registration);
     const keyIndex = account.nextKeyIndex++;
-    const deviceDetails = proto.ADVDeviceIdentity.encode({ rawId: randomInt(1, 2 ** 31), timestamp: Math.floor(Date.now() / 1000), keyIndex }).finish();
+    const deviceDetails = proto.ADVDeviceIdentity.encode({
+      rawId: randomInt(1, 2 ** 31),
+      timestamp: Math.floor(Date.now() / 1000),
+      keyIndex,
+    }).finish();
     const accountSignature = Curve.sign(
       account.identity.private,
       Buffer.concat([ADV_ACCOUNT_SIGNATURE_PREFIX, deviceDetails, device.identityKey]),
@@ -221,7 +226,12 @@ export class FakeNetwork {
     const identityNode = child(child(signNode, 'pair-device-sign'), 'device-identity');
     if (!device || !identityNode) throw new Error('unexpected pair-device-sign');
     const signed = proto.ADVSignedDeviceIdentity.decode(identityNode.content);
-    const deviceMessage = Buffer.concat([ADV_DEVICE_SIGNATURE_PREFIX, device.deviceDetails, device.identityKey, device.account.identity.public]);
+    const deviceMessage = Buffer.concat([
+      ADV_DEVICE_SIGNATURE_PREFIX,
+      device.deviceDetails,
+      device.identityKey,
+      device.account.identity.public,
+    ]);
     if (!Curve.verify(device.identityKey, deviceMessage, signed.deviceSignature)) throw new Error('the device signature does not verify');
     device.linked = true;
     device.deviceSignature = Buffer.from(signed.deviceSignature);
@@ -245,7 +255,9 @@ export class FakeNetwork {
     const node = {
       tag: 'message',
       attrs: { from, id: stanzaId, t: nowSeconds(), type, notify: contact.name, ...alt },
-      content: [{ tag: 'enc', attrs: { v: '2', type: encrypted.type, ...(mediatype ? { mediatype } : {}) }, content: encrypted.ciphertext }],
+      content: [
+        { tag: 'enc', attrs: { v: '2', type: encrypted.type, ...(mediatype ? { mediatype } : {}) }, content: encrypted.ciphertext },
+      ],
     };
     this.deliver(device, node);
     return { id: stanzaId, encType: encrypted.type };
@@ -276,7 +288,10 @@ export class FakeNetwork {
 
   /** After a new companion's first login the phone pushes the initial history (inline, empty here) as WhatsApp does. */
   async initialHistorySync(device) {
-    const bootstrap = proto.HistorySync.encode({ syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP, conversations: [] }).finish();
+    const bootstrap = proto.HistorySync.encode({
+      syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
+      conversations: [],
+    }).finish();
     await this.sendFromPhone(device, {
       protocolMessage: {
         type: proto.Message.ProtocolMessage.Type.HISTORY_SYNC_NOTIFICATION,
@@ -408,7 +423,10 @@ class Connection {
     for (const other of this.network.connections) {
       if (other !== this && other.device === device && other.loggedIn) other.streamError(undefined, 'conflict', { type: 'replaced' });
     }
-    this.send({ tag: 'success', attrs: { t: nowSeconds(), lid: device.lid, location: 'fake', props: '1', abprops: '1', creation: nowSeconds() } });
+    this.send({
+      tag: 'success',
+      attrs: { t: nowSeconds(), lid: device.lid, location: 'fake', props: '1', abprops: '1', creation: nowSeconds() },
+    });
     const offline = device.offline ?? [];
     device.offline = [];
     for (const queued of offline) this.send({ ...queued, attrs: { ...queued.attrs, offline: '1' } });
@@ -420,7 +438,12 @@ class Connection {
   }
 
   async node(node) {
-    this.network.received.push({ device: this.device?.jid, tag: node.tag, attrs: { ...node.attrs }, content: summariseContent(node.content) });
+    this.network.received.push({
+      device: this.device?.jid,
+      tag: node.tag,
+      attrs: { ...node.attrs },
+      content: summariseContent(node.content),
+    });
     if (node.tag === 'iq') return this.iq(node);
     if (node.tag === 'message') return this.message(node);
   }
@@ -445,7 +468,11 @@ class Connection {
       const categories = ['last', 'online', 'profile', 'status', 'groupadd', 'readreceipts', 'calladd', 'messages'];
       const values = { online: 'all', readreceipts: 'all', calladd: 'all', messages: 'all' };
       return this.result(node, [
-        { tag: 'privacy', attrs: {}, content: categories.map((name) => ({ tag: 'category', attrs: { name, value: values[name] ?? 'contacts' } })) },
+        {
+          tag: 'privacy',
+          attrs: {},
+          content: categories.map((name) => ({ tag: 'category', attrs: { name, value: values[name] ?? 'contacts' } })),
+        },
       ]);
     }
     if (xmlns === 'blocklist') return this.result(node, [{ tag: 'list', attrs: {} }]);
@@ -489,7 +516,14 @@ class Connection {
       return { tag: 'user', attrs: { jid }, content };
     });
     this.result(node, [
-      { tag: 'usync', attrs: { ...request.attrs }, content: [{ tag: 'result', attrs: {} }, { tag: 'list', attrs: {}, content: users }] },
+      {
+        tag: 'usync',
+        attrs: { ...request.attrs },
+        content: [
+          { tag: 'result', attrs: {} },
+          { tag: 'list', attrs: {}, content: users },
+        ],
+      },
     ]);
   }
 

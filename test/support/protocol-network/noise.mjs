@@ -4,8 +4,19 @@
 // it only when WA_CERT_DETAILS.PUBLIC_KEY is that root key (the test seam the worker enables).
 import * as baileys from '@whiskeysockets/baileys';
 
-const { Curve, hkdf, sha256, aesEncryptGCM, aesDecryptGCM, proto, NOISE_MODE, NOISE_WA_HEADER, WA_CERT_DETAILS, encodeBinaryNode, decodeBinaryNode } =
-  baileys;
+const {
+  Curve,
+  hkdf,
+  sha256,
+  aesEncryptGCM,
+  aesDecryptGCM,
+  proto,
+  NOISE_MODE,
+  NOISE_WA_HEADER,
+  WA_CERT_DETAILS,
+  encodeBinaryNode,
+  decodeBinaryNode,
+} = baileys;
 
 const EMPTY = Buffer.alloc(0);
 

@@ -49,7 +49,9 @@ export class SignalParty {
   async decrypt(peer, type, ciphertext) {
     const cipher = new libsignal.SessionCipher(this.storage, peer);
     const plaintext =
-      type === 'pkmsg' ? await cipher.decryptPreKeyWhisperMessage(Buffer.from(ciphertext)) : await cipher.decryptWhisperMessage(Buffer.from(ciphertext));
+      type === 'pkmsg'
+        ? await cipher.decryptPreKeyWhisperMessage(Buffer.from(ciphertext))
+        : await cipher.decryptWhisperMessage(Buffer.from(ciphertext));
     return proto.Message.decode(unpadRandomMax16(plaintext));
   }
 

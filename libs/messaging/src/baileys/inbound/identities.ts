@@ -130,7 +130,7 @@ export class Identities {
  */
 function storedLids(socket: BaileysSocket): ((pnUsers: string[]) => Promise<Record<string, unknown>>) | undefined {
   const keys = (socket as Partial<BaileysSocket>).authState?.keys;
-  return keys ? async (pnUsers) => (await keys.get('lid-mapping', pnUsers)) as Record<string, unknown> : undefined;
+  return keys ? async (pnUsers) => keys.get('lid-mapping', pnUsers) : undefined;
 }
 
 /** Baileys' LID mapping store answers from its cache and the auth keys; it never asks the network for LID → PN. */

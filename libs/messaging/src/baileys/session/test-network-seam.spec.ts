@@ -22,7 +22,8 @@ describe('the fake-network test seam', () => {
 
   it("replaces WhatsApp's root key in the loaded library only when enabled", async () => {
     const original = Buffer.from('14'.repeat(32), 'hex');
-    const fakeLibrary = () => ({ WA_CERT_DETAILS: { SERIAL: 0, ISSUER: 'WhatsAppLongTerm1', PUBLIC_KEY: original } }) as unknown as BaileysLibrary;
+    const fakeLibrary = () =>
+      ({ WA_CERT_DETAILS: { SERIAL: 0, ISSUER: 'WhatsAppLongTerm1', PUBLIC_KEY: original } }) as unknown as BaileysLibrary;
     const load = () => Promise.resolve(fakeLibrary());
     expect(libraryLoader(load, undefined)).toBe(load);
     expect((await libraryLoader(load, Buffer.from(KEY, 'hex'))()).WA_CERT_DETAILS.PUBLIC_KEY).toEqual(Buffer.from(KEY, 'hex'));

@@ -18,7 +18,9 @@ export function testNetworkRootKey(env: Record<string, string | undefined>, webS
   if (!value) return undefined;
   if (!/^[0-9a-fA-F]{64}$/.test(value)) throw new Error(`${TEST_NETWORK_ROOT_KEY_VARIABLE} must be 32 bytes written as 64 hex digits`);
   if (!LOOPBACK_HOSTS.includes(new URL(webSocketUrl).hostname)) {
-    throw new Error(`${TEST_NETWORK_ROOT_KEY_VARIABLE} is for tests against a fake network: BAILEYS_WS_URL must then be a loopback address`);
+    throw new Error(
+      `${TEST_NETWORK_ROOT_KEY_VARIABLE} is for tests against a fake network: BAILEYS_WS_URL must then be a loopback address`,
+    );
   }
   return Buffer.from(value, 'hex');
 }

@@ -134,7 +134,11 @@ export class FakeSocket {
       this.authState = {
         keys: {
           get: (type: string, ids: string[]) =>
-            Promise.resolve(type === 'lid-mapping' ? Object.fromEntries(ids.filter((id) => storedLidMappings[id]).map((id) => [id, storedLidMappings[id]])) : {}),
+            Promise.resolve(
+              type === 'lid-mapping'
+                ? Object.fromEntries(ids.filter((id) => storedLidMappings[id]).map((id) => [id, storedLidMappings[id]]))
+                : {},
+            ),
         },
       };
     }
