@@ -7,6 +7,7 @@ import type { BaileysEvents, BaileysLibrary, BaileysSocket } from '../../baileys
 import { BaileysInbound } from '../baileys-inbound';
 import { CallOrigins } from '../../call-origins';
 import { RecentIds } from '../recent-ids';
+import { MemoryNetworkMessages } from '../../testing/kit';
 
 /*
  * Stand-ins for the Baileys package and socket, for unit tests (Jest cannot load the ES-module package). The JID and
@@ -94,31 +95,8 @@ export const fakeLibrary = {
   },
 } as unknown as BaileysLibrary;
 
-/** The message store, in memory, with the repository's semantics (the first copy of a message wins). */
-export class InMemoryNetworkMessages {
-  readonly records = new Map<string, NetworkMessageRecord & { instanceId: string }>();
-
-  save(instanceId: string, messages: NetworkMessageRecord[]): Promise<void> {
-    for (const message of messages) {
-      const key = `${instanceId}|${message.chatJid}|${message.id}`;
-      if (!this.records.has(key)) this.records.set(key, { ...message, instanceId });
-    }
-    return Promise.resolve();
-  }
-
-  find(instanceId: string, id: string, chatJid?: string): Promise<NetworkMessageRecord | null> {
-    const found = [...this.records.values()].find(
-      (record) => record.instanceId === instanceId && record.id === id && (!chatJid || record.chatJid === chatJid),
-    );
-    if (!found) return Promise.resolve(null);
-    const { instanceId: _instance, ...record } = found;
-    return Promise.resolve(record);
-  }
-
-  ids(): string[] {
-    return [...this.records.values()].map((record) => record.id);
-  }
-}
+/** The message store, in memory (the kit's), under the name these specs know. */
+export { MemoryNetworkMessages as InMemoryNetworkMessages };
 
 /** The socket's `ev.process` and its LID mapping store; `emit` hands a batch over as Baileys' event buffer does. */
 export class FakeSocket {
@@ -201,7 +179,7 @@ export const INSTANCE_ID = 'ins_inbound';
 export interface Harness {
   inbound: BaileysInbound;
   socket: FakeSocket;
-  store: InMemoryNetworkMessages;
+  store: MemoryNetworkMessages;
   sink: RecordingSink;
   context: BaileysContext;
   sent: RecentIds;
@@ -216,7 +194,7 @@ export function inboundHarness(
   Logger.overrideLogger(['warn', 'error']);
   const inbound = new BaileysInbound();
   const socket = new FakeSocket(options.knownPairs, options.storedLidMappings);
-  const store = new InMemoryNetworkMessages();
+  const store = new MemoryNetworkMessages();
   const sink = new RecordingSink();
   const sent = new RecentIds();
   const context: BaileysContext = {
