@@ -1,8 +1,7 @@
 import type { ChatModification, proto } from '@whiskeysockets/baileys';
-import type { NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
+import type { NetworkMessageRepository } from '@app/database';
 import type { BaileysContext } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
-import { bufferJson } from '../buffer-json';
 import { MemoryNetworkMessages } from '../testing/kit';
 
 /** For specs: a fake Baileys package, socket and message store, shaped like Baileys 7.0.0-rc14's. */

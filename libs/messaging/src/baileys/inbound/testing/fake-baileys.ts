@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { NormalisedEvent, StoreFacts } from '@app/contracts';
-import type { NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
+import type { NetworkMessageRepository } from '@app/database';
 import type { proto } from '@whiskeysockets/baileys';
 import type { BaileysContext, InboundSink } from '../../baileys-context';
 import type { BaileysEvents, BaileysLibrary, BaileysSocket } from '../../baileys-library';
