@@ -193,6 +193,24 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     expect((await eventLog(instance.id)).map((event) => event.eventType)).toEqual(['logged_in']);
   });
 
+  it('pairs by pair code: the phone enters the code the instance showed, then 515, login, connected, logged_in', async () => {
+    const instance = await realInstance('/pair-code');
+    const response = await http.get('/session/pair-code/447700900005', headersOf(instance));
+    expect(response.status).toBe(200);
+    const { code } = response.body as { code: string };
+    // Shown as XXXX-XXXX; the phone's user types the eight characters.
+    expect(code).toMatch(/^[A-Z0-9]{4}-[A-Z0-9]{4}$/);
+    await network.enterPairCode('447700900005', code.replace('-', ''));
+    const status = await waitForStatus(http, instance, (value) => value.isConnected);
+    expect(status).toEqual({ isConnected: true, isLoggedIn: true, deviceId: expect.stringMatching(/^447700900005:\d+@s\.whatsapp\.net$/) });
+    expect(await network.device(status.deviceId)).toMatchObject({ linked: true, connected: true, logins: 1, preKeys: 812 });
+    const hooks = await eventually(
+      () => Promise.resolve(receiver.at('/pair-code')),
+      (received) => received.length >= 1,
+    );
+    expect(hooks.map((hook) => [hook.envelope.eventType, hook.envelope.eventData])).toEqual([['logged_in', { deviceId: status.deviceId }]]);
+  });
+
   it("sends text: the contact's phone decrypts it, and the account's phone gets the device-sent copy", async () => {
     const response = await http.post('/messages/text', { to: ANN_PHONE, message: 'Hello Ann' }, headersOf(real));
     expect(response.status).toBe(201);

@@ -18,6 +18,7 @@ export function controlRoutes(network) {
   return [
     [/^GET \/health$/, () => ({ ok: true })],
     [/^POST \/phone\/scan$/, ({ body }) => network.scan(body.qr, body.phone ?? '447700900123')],
+    [/^POST \/phone\/pair-code$/, ({ body }) => network.enterPairCode(String(body.phone), String(body.code))],
     [
       /^GET \/devices$/,
       () =>

@@ -91,6 +91,11 @@ export class FakeNetworkProcess {
     return this.call('POST', '/phone/scan', { qr, phone });
   }
 
+  /** The account's user types the pair code the companion showed on the phone. */
+  async enterPairCode(phone: string, code: string): Promise<void> {
+    await this.call('POST', '/phone/pair-code', { phone, code });
+  }
+
   devices(): Promise<FakeDevice[]> {
     return this.call('GET', '/devices');
   }

@@ -6,8 +6,22 @@ import * as baileys from '@whiskeysockets/baileys';
 import { NoiseResponder } from './noise.mjs';
 import { SignalParty, peerAddress } from './signal-party.mjs';
 
-const { Curve, hmacSign, proto, getBinaryNodeChild, getBinaryNodeChildren, jidDecode, S_WHATSAPP_NET, KEY_BUNDLE_TYPE, encodeBigEndian } =
-  baileys;
+const {
+  Curve,
+  hmacSign,
+  hkdf,
+  proto,
+  getBinaryNodeChild,
+  getBinaryNodeChildren,
+  jidDecode,
+  S_WHATSAPP_NET,
+  KEY_BUNDLE_TYPE,
+  encodeBigEndian,
+  derivePairingCodeKey,
+  aesDecryptCTR,
+  aesEncryptCTR,
+  aesDecryptGCM,
+} = baileys;
 
 const ADV_ACCOUNT_SIGNATURE_PREFIX = Buffer.from([6, 0]);
 const ADV_DEVICE_SIGNATURE_PREFIX = Buffer.from([6, 1]);
@@ -178,6 +192,61 @@ export class FakeNetwork {
     }
     const device = this.link(connection, this.account(phone), Buffer.from(advSecretB64, 'base64'));
     return { deviceJid: device.jid, lid: device.lid, platformId };
+  }
+
+  /**
+   * The phone's user types the pair code the companion showed: the phone unwraps the companion's ephemeral key with it
+   * and answers with its own wrapped ephemeral key and identity (the companion then sends its key bundle).
+   */
+  async enterPairCode(phone, code) {
+    const connection = [...this.connections].find((c) => !c.closed && c.linkCode?.phone === phone);
+    if (!connection) throw httpError(404, `no companion is waiting for a pair code of ${phone}`);
+    const wrapped = connection.linkCode.wrappedCompanionEphemeral;
+    const companionEphemeral = aesDecryptCTR(
+      wrapped.subarray(48, 80),
+      await derivePairingCodeKey(code, wrapped.subarray(0, 32)),
+      wrapped.subarray(32, 48),
+    );
+    const account = this.account(phone);
+    const ephemeral = Curve.generateKeyPair();
+    const salt = randomBytes(32);
+    const iv = randomBytes(16);
+    const wrappedPrimary = Buffer.concat([salt, iv, aesEncryptCTR(ephemeral.public, await derivePairingCodeKey(code, salt), iv)]);
+    connection.linkCode = { ...connection.linkCode, account, ephemeral, companionEphemeral };
+    connection.send({
+      tag: 'notification',
+      attrs: { from: S_WHATSAPP_NET, type: 'link_code_companion_reg', id: this.stanzaId(), t: nowSeconds() },
+      content: [
+        {
+          tag: 'link_code_companion_reg',
+          attrs: {},
+          content: [
+            { tag: 'link_code_pairing_ref', attrs: {}, content: connection.linkCode.ref },
+            { tag: 'primary_identity_pub', attrs: {}, content: account.identity.public },
+            { tag: 'link_code_pairing_wrapped_primary_ephemeral_pub', attrs: {}, content: wrappedPrimary },
+          ],
+        },
+      ],
+    });
+    return { ok: true };
+  }
+
+  /** The companion's key bundle: the phone derives the ADV secret from it and links the device as for a QR scan. */
+  finishPairCode(connection, request) {
+    const { account, ephemeral, companionEphemeral } = connection.linkCode;
+    const bundle = Buffer.from(child(request, 'link_code_pairing_wrapped_key_bundle').content);
+    const companionIdentity = Buffer.from(child(request, 'companion_identity_public').content);
+    const companionShared = Curve.sharedKey(ephemeral.private, companionEphemeral);
+    const key = hkdf(companionShared, 32, { salt: bundle.subarray(0, 32), info: 'link_code_pairing_key_bundle_encryption_key' });
+    const payload = aesDecryptGCM(bundle.subarray(44), key, bundle.subarray(32, 44), Buffer.alloc(0));
+    if (!payload.subarray(0, 32).equals(companionIdentity) || !payload.subarray(32, 64).equals(account.identity.public)) {
+      throw new Error('the key bundle does not carry the two identities');
+    }
+    const random = payload.subarray(64);
+    const identityShared = Curve.sharedKey(account.identity.private, companionIdentity);
+    const advSecret = Buffer.from(hkdf(Buffer.concat([companionShared, identityShared, random]), 32, { info: 'adv_secret' }));
+    connection.linkCode = undefined;
+    this.link(connection, account, advSecret);
   }
 
   link(connection, account, advSecret) {
@@ -478,6 +547,7 @@ class Connection {
     if (xmlns === 'blocklist') return this.result(node, [{ tag: 'list', attrs: {} }]);
     if (xmlns === 'abt') return this.result(node, [{ tag: 'props', attrs: { protocol: '1', hash: 'fake' }, content: [] }]);
     if (xmlns === 'md' && first?.tag === 'remove-companion-device') return this.removeCompanion(node, first);
+    if (xmlns === 'md' && first?.tag === 'link_code_companion_reg') return this.linkCodeStage(node, first);
     if (xmlns === 'usync') return this.usync(node);
     if (xmlns === 'w:sync:app:state') {
       // No app-state patches on this network: every collection is reported at the version asked for, complete.
@@ -608,6 +678,26 @@ class Connection {
       signature: bytes(child(skey, 'signature').content),
     };
     this.result(node);
+  }
+
+  /** Pairing by code: the companion's hello (its wrapped ephemeral key) and, after the phone answered, its finish. */
+  linkCodeStage(node, request) {
+    if (request.attrs.stage === 'companion_hello') {
+      const ref = Buffer.from(randomBytes(16).toString('hex'));
+      this.linkCode = {
+        phone: jidDecode(request.attrs.jid).user,
+        ref,
+        wrappedCompanionEphemeral: Buffer.from(child(request, 'link_code_pairing_wrapped_companion_ephemeral_pub').content),
+      };
+      return this.result(node, [
+        { tag: 'link_code_companion_reg', attrs: {}, content: [{ tag: 'link_code_pairing_ref', attrs: {}, content: ref }] },
+      ]);
+    }
+    if (request.attrs.stage === 'companion_finish' && this.linkCode?.account) {
+      this.result(node);
+      return this.network.finishPairCode(this, request);
+    }
+    return this.result(node);
   }
 
   removeCompanion(node, request) {
