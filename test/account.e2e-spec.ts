@@ -171,7 +171,8 @@ describe('account plane', () => {
         useCustomDefaults: false,
         pullMode: false,
         webhookUrl: 'https://hooks.example.com/wa',
-        eventSigningSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+        // Shown masked: the full secret never leaves the server once set.
+        eventSigningSecret: 'whsec_…LaSw',
         historySync: true,
         eventFilters: ['message', 'message_status'],
       });
@@ -250,7 +251,7 @@ describe('account plane', () => {
       });
       const response = await http.put('/account/instances/defaults', defaults, headers);
       expect(response.status).toBe(204);
-      expect((await http.get('/account/instances/defaults', headers)).body).toEqual(defaults);
+      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({ ...defaults, defaultSigningSecret: '…cret' });
     });
 
     it('requires every field and changes nothing on a bad request', async () => {
@@ -273,7 +274,7 @@ describe('account plane', () => {
         400,
         /^validation error: defaultWebhookUrl must be an http or https URL.*; defaultEventFilters must contain only event types/,
       );
-      expect((await http.get('/account/instances/defaults', headers)).body).toEqual(defaults);
+      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({ ...defaults, defaultSigningSecret: '…cret' });
     });
   });
 

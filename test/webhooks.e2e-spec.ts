@@ -529,7 +529,7 @@ describe('webhook URLs and SSRF', () => {
     ['http://169.254.169.254/latest/meta-data/', '169.254.169.254 is not a public address'],
     ['http://[::1]:3000/hook', '::1 is not a public address'],
     ['http://127.0.0.1:9/hook', '127.0.0.1 is not a public address'],
-    ['http://localhost:9/hook', 'localhost is not a public address'],
+    ['http://localhost:9/hook', 'localhost does not resolve to a public address'],
     ['http://192.168.1.10/hook', '192.168.1.10 is not a public address'],
   ])('refuses %s in instance settings and customer defaults', async (url, reason) => {
     const instance = await createInstance(http, customer.apiKey);

@@ -14,6 +14,7 @@ import { ContactsModule } from './contacts/contacts.module';
 import { EventsModule } from './events/events.module';
 import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
+import { LimitsModule } from './limits/limits.module';
 import { MediaModule } from './media/media.module';
 import { MessagesModule } from './messages/messages.module';
 import { NewslettersModule } from './newsletters/newsletters.module';
@@ -35,6 +36,7 @@ export class ApiModule {
         RedisModule,
         ObservabilityModule,
         AuthModule,
+        LimitsModule,
         InstanceStateModule,
         AccountModule,
         InstanceModule,

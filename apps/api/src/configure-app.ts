@@ -3,20 +3,20 @@ import { json, type NextFunction, type Request, type Response } from 'express';
 import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '@app/config';
 import { ERROR_CATALOGUE } from '@app/contracts';
-import { refuseBodiesWithoutCredentials } from './auth/credentials-before-body';
+import { CredentialsBeforeBody, hasBody } from './auth/credentials-before-body';
 import { ErrorFilter } from './common/error.filter';
 import { createValidationPipe } from './common/validation';
+import { securityHeaders } from './http/security-headers';
 import { mountApiDocs } from './openapi';
 
 const JSON_LIMIT = '1mb';
-/** Media sends may carry their content inline as base64. */
+/** Media sends may carry their content inline as base64; only authenticated requests get this far. */
 const MEDIA_JSON_LIMIT = '64mb';
 const MEDIA_ROUTES = ['image', 'video', 'audio', 'voice', 'document', 'sticker'].map((kind) => `/messages/${kind}`);
 
 /** Requests that carry a body must carry JSON; anything else would silently parse as "no body". */
 function requireJsonBodies(req: Request, res: Response, next: NextFunction): void {
-  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (hasBody && !req.is('application/json')) {
+  if (hasBody(req) && !req.is('application/json')) {
     res.status(400).json(ERROR_CATALOGUE.invalid_body);
     return;
   }
@@ -28,7 +28,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
-  app.use(refuseBodiesWithoutCredentials);
+  app.use(securityHeaders());
+  app.use(app.get(CredentialsBeforeBody).handler(MEDIA_ROUTES));
   app.use(requireJsonBodies);
   app.use(MEDIA_ROUTES, json({ limit: MEDIA_JSON_LIMIT, type: 'application/json' }));
   app.use(json({ limit: JSON_LIMIT, type: 'application/json' }));

@@ -11,6 +11,16 @@ export interface AuthFailureLimitConfig {
   blockSeconds: number;
 }
 
+import type { TrustProxySetting } from './trust-proxy';
+
+/** Abuse limits per customer; the operator can override both per customer through the admin API. */
+export interface TenantLimitsConfig {
+  /** Instances one customer may have. */
+  maxInstancesPerCustomer: number;
+  /** Event streams (`GET /events/stream`) open at once for one instance, over all replicas. */
+  maxStreamsPerInstance: number;
+}
+
 export interface AppConfig {
   databaseUrl: string;
   redisUrl: string;
@@ -37,7 +47,11 @@ export interface AppConfig {
   /** How long events stay in the event log (replay, retries, pull mode). */
   eventRetentionHours: number;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
-  trustProxy: boolean;
+  /** Express's `trust proxy`: false, a hop count, or the proxies' addresses/CIDRs (never "trust everything"). */
+  trustProxy: TrustProxySetting;
+  tenantLimits: TenantLimitsConfig;
+  /** When set, `/metrics` answers only requests with `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   keyCacheTtlMs: number;
   /** Plain-text copy of buttons and lists on the real network (they may not render): none, sent after, or sent instead. */
   interactiveTextFallback: InteractiveTextFallback;
@@ -76,7 +90,10 @@ export const CONFIG_VARIABLES = [
   'KEY_CACHE_TTL_MS',
   'INTERACTIVE_TEXT_FALLBACK',
   'BAILEYS_WS_URL',
+  'MAX_INSTANCES_PER_CUSTOMER',
+  'MAX_STREAMS_PER_INSTANCE',
+  'METRICS_TOKEN',
 ] as const;
 
 /** Names of the variables that hold secrets; their values never appear in logs or error messages. */
-export const SECRET_VARIABLES = ['ADMIN_API_KEY', 'ENCRYPTION_KEY', 'DATABASE_URL', 'REDIS_URL'] as const;
+export const SECRET_VARIABLES = ['ADMIN_API_KEY', 'ENCRYPTION_KEY', 'DATABASE_URL', 'REDIS_URL', 'METRICS_TOKEN'] as const;

@@ -70,6 +70,49 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('refuses an admin key with too little randomness, saying why and how to make one', () => {
+    for (const weak of ['a'.repeat(24), 'abababababababababababab', 'passwordpasswordpassword1234', '123412341234123412341234']) {
+      const problems = problemsOf({ ...minimal, ADMIN_API_KEY: weak });
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^ADMIN_API_KEY (holds at most \d+ bits of randomness, 128 are required|is not random enough)/);
+      expect(problems[0]).toContain('openssl rand -base64 32');
+      expect(problems[0]).not.toContain(weak);
+    }
+    for (const strong of ['3q2+7w1CkAo8xV0mFz9Lr6TsYpNbUeHd', 'f3a9c2e17b5d08a4c6e1f2b3d4a5c6e7', 'xK9_m2Lq-Z8vR4tN7wB1cY6hJ3sD5fG0']) {
+      expect(problemsOf({ ...minimal, ADMIN_API_KEY: strong })).toEqual([]);
+    }
+  });
+
+  it('reads TRUST_PROXY as off, a hop count or a list of proxy addresses, and refuses "trust everything"', () => {
+    expect(loadConfig(minimal).trustProxy).toBe(false);
+    expect(loadConfig({ ...minimal, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ ...minimal, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ ...minimal, TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,loopback, fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      '192.168.1.7',
+      'loopback',
+      'fd00::/8',
+    ]);
+    expect(problemsOf({ ...minimal, TRUST_PROXY: 'true' })).toEqual([
+      'TRUST_PROXY=true would let clients choose their own address through X-Forwarded-For; set the number of proxies in front of the API (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8)',
+    ]);
+    expect(problemsOf({ ...minimal, TRUST_PROXY: '10.0.0.0/33, proxy.internal' })).toEqual([
+      'TRUST_PROXY must be false, a number of proxy hops (1-32), or a comma-separated list of proxy addresses/CIDRs; "10.0.0.0/33, proxy.internal" is none of these',
+    ]);
+  });
+
+  it('reads the tenant limits and an optional metrics token, which must be strong', () => {
+    expect(loadConfig(minimal)).toMatchObject({
+      tenantLimits: { maxInstancesPerCustomer: 100, maxStreamsPerInstance: 10 },
+      metricsToken: undefined,
+    });
+    expect(loadConfig({ ...minimal, MAX_INSTANCES_PER_CUSTOMER: '3', MAX_STREAMS_PER_INSTANCE: '1' }).tenantLimits).toEqual({
+      maxInstancesPerCustomer: 3,
+      maxStreamsPerInstance: 1,
+    });
+    expect(problemsOf({ ...minimal, METRICS_TOKEN: 'metrics' })[0]).toMatch(/^METRICS_TOKEN holds at most/);
+  });
+
   it('parses lists and booleans', () => {
     const config = loadConfig({ ...minimal, WEBHOOK_ALLOWED_HOSTS: ' Hooks.Internal , 10.0.0.5 ,', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' });
     expect(config.webhookAllowedHosts).toEqual(['hooks.internal', '10.0.0.5']);

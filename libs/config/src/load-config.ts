@@ -1,4 +1,6 @@
 import { INTERACTIVE_TEXT_FALLBACKS, type AppConfig } from './app-config';
+import { secretWeakness } from './secret-strength';
+import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
 
 type Env = Record<string, string | undefined>;
 
@@ -87,6 +89,20 @@ class EnvReader {
       .filter(Boolean);
   }
 
+  trustProxy(name: string): TrustProxySetting {
+    const { value, problem } = parseTrustProxy(this.raw(name));
+    if (problem) this.problems.push(problem);
+    return value;
+  }
+
+  /** An optional secret; when set it must be as strong as the admin key. */
+  optionalSecret(name: string): string | undefined {
+    const value = this.raw(name);
+    const weakness = value === undefined ? undefined : secretWeakness(value);
+    if (weakness) this.problems.push(`${name} ${weakness}; generate one with: openssl rand -base64 32`);
+    return value;
+  }
+
   oneOf<T extends string>(name: string, allowed: readonly T[], fallback: T): T {
     const value = this.raw(name)?.toLowerCase();
     if (value === undefined) return fallback;
@@ -127,6 +143,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
 function readAll(read: EnvReader): AppConfig {
   const adminApiKey = read.required('ADMIN_API_KEY', 'the operator key for /admin/*, at least 24 characters');
   if (adminApiKey && adminApiKey.length < 24) read.problems.push('ADMIN_API_KEY must be at least 24 characters long');
+  else if (adminApiKey) {
+    const weakness = secretWeakness(adminApiKey);
+    if (weakness) read.problems.push(`ADMIN_API_KEY ${weakness}; generate one with: openssl rand -base64 32`);
+  }
 
   const config: AppConfig = {
     databaseUrl: read.url('DATABASE_URL', undefined, ['postgres', 'postgresql']),
@@ -155,7 +175,12 @@ function readAll(read: EnvReader): AppConfig {
     webhookPerUrlConcurrency: read.int('WEBHOOK_PER_URL_CONCURRENCY', 8, 1, 1_000),
     eventRetentionHours: read.int('EVENT_RETENTION_HOURS', 72, 1, 24 * 365),
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
-    trustProxy: read.bool('TRUST_PROXY', false),
+    trustProxy: read.trustProxy('TRUST_PROXY'),
+    tenantLimits: {
+      maxInstancesPerCustomer: read.int('MAX_INSTANCES_PER_CUSTOMER', 100, 1, 1_000_000),
+      maxStreamsPerInstance: read.int('MAX_STREAMS_PER_INSTANCE', 10, 1, 10_000),
+    },
+    metricsToken: read.optionalSecret('METRICS_TOKEN'),
     keyCacheTtlMs: read.int('KEY_CACHE_TTL_MS', 30_000, 0, 3_600_000),
     interactiveTextFallback: read.oneOf('INTERACTIVE_TEXT_FALLBACK', INTERACTIVE_TEXT_FALLBACKS, 'after'),
     baileysWebSocketUrl: read.url('BAILEYS_WS_URL', 'wss://web.whatsapp.com/ws/chat', ['wss', 'ws']),

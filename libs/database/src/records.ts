@@ -31,6 +31,12 @@ export interface CustomerDefaults {
   defaultPullMode: boolean;
 }
 
+/** The operator's per-customer overrides of the server-wide limits; null means "the server default". */
+export interface CustomerLimitOverrides {
+  maxInstances: number | null;
+  maxStreamsPerInstance: number | null;
+}
+
 export interface CustomerRecord {
   id: string;
   name: string;

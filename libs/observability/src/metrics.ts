@@ -1,7 +1,20 @@
-import { Controller, Get, Header, Injectable, type NestMiddleware } from '@nestjs/common';
+import {
+  Controller,
+  Get,
+  Header,
+  Inject,
+  Injectable,
+  UnauthorizedException,
+  UseGuards,
+  type CanActivate,
+  type ExecutionContext,
+  type NestMiddleware,
+} from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { secretsEqual } from '@app/security';
 
 /** One Prometheus registry per process, with Node's default metrics and request timings. */
 @Injectable()
@@ -35,7 +48,23 @@ export class HttpMetricsMiddleware implements NestMiddleware {
   }
 }
 
+/** With `METRICS_TOKEN` set, only a scraper presenting `Authorization: Bearer <token>` reads the metrics. */
+@Injectable()
+export class MetricsTokenGuard implements CanActivate {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const token = this.config.metricsToken;
+    if (token === undefined) return true;
+    const header = context.switchToHttp().getRequest<Request>().headers.authorization ?? '';
+    const presented = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    if (presented === undefined || !secretsEqual(presented, token)) throw new UnauthorizedException();
+    return true;
+  }
+}
+
 @ApiExcludeController()
+@UseGuards(MetricsTokenGuard)
 @Controller('metrics')
 export class MetricsController {
   constructor(private readonly metrics: MetricsRegistry) {}

@@ -4,3 +4,4 @@ export * from './compare';
 export * from './ids';
 export * from './outbound-http';
 export * from './webhook-signature';
+export * from './secret-mask';

@@ -1,6 +1,9 @@
+import dns from 'node:dns';
 import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
+import net, { type TcpNetConnectOpts } from 'node:net';
+import type { Duplex } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 
@@ -31,10 +34,97 @@ function isIp(value: string): boolean {
   return ipaddr.isValid(value.replace(/^\[|\]$/g, ''));
 }
 
-/** Only ordinary public unicast addresses; private, loopback, link-local (incl. 169.254.169.254) and the rest are refused. */
+/** IPv4-compatible IPv6 (`::a.b.c.d`, deprecated): ipaddr.js calls it unicast, but it carries an IPv4 address. */
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
+
+/**
+ * Only ordinary public unicast addresses; private, loopback, link-local (incl. 169.254.169.254) and the rest are
+ * refused. IPv6 forms that embed an IPv4 address are refused as well: `::/96` (IPv4-compatible), and — by ipaddr.js's
+ * ranges, which are not `unicast` — `::ffff:0:0/96` (mapped, judged as its IPv4 address), `64:ff9b::/96` (NAT64),
+ * `2002::/16` (6to4) and `2001::/32` (Teredo).
+ */
 export function isPublicAddress(address: string): boolean {
-  const parsed = ipaddr.process(address.replace(/^\[|\]$/g, ''));
-  return parsed.range() === 'unicast';
+  const raw = canonical(address.replace(/^\[|\]$/g, ''));
+  if (!ipaddr.isValid(raw)) return false;
+  const parsed = ipaddr.parse(raw);
+  if (parsed instanceof ipaddr.IPv6 && parsed.match(IPV4_COMPATIBLE)) return false;
+  return ipaddr.process(raw).range() === 'unicast';
+}
+
+/**
+ * IPv6 in WHATWG URL's canonical form, as sockets see it: ipaddr.js reads `::a.b.c.d` as IPv4-*mapped*, while the
+ * network stack (and the URL parser) read it as IPv4-compatible `::xxxx:xxxx`.
+ */
+function canonical(address: string): string {
+  if (!net.isIPv6(address)) return address;
+  return new URL(`http://[${address}]/`).hostname.replace(/^\[|\]$/g, '');
+}
+
+/** Said of a host name whether it does not resolve or resolves to a non-public address: either way it is not usable. */
+function notPublic(host: string): OutboundHttpError {
+  return new OutboundHttpError(isIp(host) ? `${host} is not a public address` : `${host} does not resolve to a public address`);
+}
+
+type Permits = (address: string) => boolean;
+
+/** Wraps the connection's DNS lookup so every address it yields is judged before the socket connects to it. */
+function guardedLookup(hostname: string, permits: Permits, lookupFn: net.LookupFunction = dns.lookup): net.LookupFunction {
+  return ((host: string, options: dns.LookupOptions, callback: (...args: unknown[]) => void) => {
+    lookupFn(host, options, (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => {
+      if (error) return callback(notPublic(hostname));
+      const addresses = typeof address === 'string' ? [address] : address.map((entry) => entry.address);
+      if (addresses.length === 0 || !addresses.every(permits)) return callback(notPublic(hostname));
+      return callback(null, address, family);
+    });
+  }) as net.LookupFunction;
+}
+
+function refusedSocket(error: Error, callback?: (error: Error | null, socket: Duplex) => void): Duplex {
+  const socket = new net.Socket();
+  if (callback) callback(error, socket);
+  else process.nextTick(() => socket.destroy(error));
+  return socket;
+}
+
+/**
+ * Our own check at connect time, ahead of request-filtering-agent's (which classes `::/96` as public and names the
+ * address it refused): an IP host is judged directly, a name at each DNS answer. Errors never say what a name resolved to.
+ */
+function guardConnection(
+  options: TcpNetConnectOpts,
+  callback: ((error: Error | null, socket: Duplex) => void) | undefined,
+  permits: Permits,
+  connect: (options: TcpNetConnectOpts, callback?: (error: Error | null, socket: Duplex) => void) => Duplex,
+): Duplex {
+  const host = (options.host ?? '').replace(/^\[|\]$/g, '');
+  if (isIp(host)) return permits(host) ? connect(options, callback) : refusedSocket(notPublic(host), callback);
+  return connect({ ...options, lookup: guardedLookup(host, permits, options.lookup) }, callback);
+}
+
+class GuardedHttpAgent extends RequestFilteringHttpAgent {
+  constructor(
+    private readonly permits: Permits,
+    options: ConstructorParameters<typeof RequestFilteringHttpAgent>[0],
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: TcpNetConnectOpts, callback?: (error: Error | null, socket: Duplex) => void): Duplex {
+    return guardConnection(options, callback, this.permits, (opts, cb) => super.createConnection(opts, cb));
+  }
+}
+
+class GuardedHttpsAgent extends RequestFilteringHttpsAgent {
+  constructor(
+    private readonly permits: Permits,
+    options: ConstructorParameters<typeof RequestFilteringHttpsAgent>[0],
+  ) {
+    super(options);
+  }
+
+  override createConnection(options: TcpNetConnectOpts, callback?: (error: Error | null, socket: Duplex) => void): Duplex {
+    return guardConnection(options, callback, this.permits, (opts, cb) => super.createConnection(opts, cb));
+  }
 }
 
 /**
@@ -50,8 +140,9 @@ export class OutboundHttp {
   constructor(private readonly policy: OutboundPolicy) {
     const allowIPAddressList = policy.allowedHosts.filter(isIp);
     const options = { allowPrivateIPAddress: policy.allowPrivateNetworks, allowIPAddressList, keepAlive: true };
-    this.httpAgent = new RequestFilteringHttpAgent(options);
-    this.httpsAgent = new RequestFilteringHttpsAgent(options);
+    const permits: Permits = (address) => policy.allowPrivateNetworks || allowIPAddressList.includes(address) || isPublicAddress(address);
+    this.httpAgent = new GuardedHttpAgent(permits, options);
+    this.httpsAgent = new GuardedHttpsAgent(permits, options);
   }
 
   /**
@@ -64,11 +155,9 @@ export class OutboundHttp {
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (this.policy.allowPrivateNetworks || this.policy.allowedHosts.includes(host.toLowerCase())) return;
     const addresses = isIp(host) ? [host] : (await lookup(host, { all: true }).catch(() => [])).map((entry) => entry.address);
-    if (addresses.length === 0) {
-      if (options.allowUnresolved) return;
-      throw new OutboundHttpError(`${host} does not resolve`);
-    }
-    if (!addresses.every(isPublicAddress)) throw new OutboundHttpError(`${host} is not a public address`);
+    if (addresses.length === 0 && options.allowUnresolved) return;
+    // One answer for "does not resolve" and "resolves to a private address", so the check cannot map internal names.
+    if (addresses.length === 0 || !addresses.every(isPublicAddress)) throw notPublic(host);
   }
 
   /** Downloads at most `maxBytes` within `timeoutMs`, following at most three redirects (each checked again). */

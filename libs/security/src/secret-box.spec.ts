@@ -25,6 +25,14 @@ describe('SecretBox', () => {
     expect(() => box.decrypt('plaintext')).toThrow('unrecognised encrypted value');
   });
 
+  it('refuses a truncated authentication tag, which GCM would otherwise check only as far as it goes', () => {
+    const [version, iv, tag, ciphertext] = box.encrypt('secret value').split('.');
+    for (const bytes of [4, 8, 12, 15]) {
+      const short = Buffer.from(tag, 'base64url').subarray(0, bytes).toString('base64url');
+      expect(() => box.decrypt([version, iv, short, ciphertext].join('.'))).toThrow('unrecognised encrypted value');
+    }
+  });
+
   it('maps absent values to null', () => {
     expect(box.encryptOptional('')).toBeNull();
     expect(box.decryptOptional(null)).toBeNull();

@@ -22,10 +22,13 @@ export class AccountController {
     private readonly account: CustomerAccountService,
   ) {}
 
-  /** Creates an instance. Its own API key is in this response only. */
+  /**
+   * Creates an instance. Its own API key is in this response only. 403 once the account has its limit of instances
+   * (`MAX_INSTANCES_PER_CUSTOMER`, or the operator's override for this customer).
+   */
   @Post('instances')
   @ApiCreatedResponse({ type: CreatedInstanceDto })
-  @ApiErrors(400)
+  @ApiErrors(400, 403)
   create(@CurrentScope() scope: CustomerScope, @Body() dto: CreateInstanceDto): Promise<CreatedInstanceDto> {
     return this.instances.create(scope, dto);
   }

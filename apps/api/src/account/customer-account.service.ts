@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import type { CustomerScope } from '@app/contracts';
+import { AppError, type CustomerScope } from '@app/contracts';
 import { CustomerRepository } from '@app/database';
-import { issueApiKey, newId } from '@app/security';
+import { issueApiKey, maskSecret, newId, secretWrite } from '@app/security';
 import { KeyResolver } from '../auth/key-resolver.service';
 import type { CustomerDefaultsDto } from './dto/customer-defaults.dto';
 import { WebhookTargets } from './webhook-targets';
+
+/** A masked value that is not the stored secret's mask: a stale copy, or a mask typed in as if it were a secret. */
+export const MASKED_SECRET_RULE = (field: string): string =>
+  `${field} is a masked value that does not match the current secret; send the full new secret, or the value read back unchanged to keep it`;
 
 @Injectable()
 export class CustomerAccountService {
@@ -16,14 +20,21 @@ export class CustomerAccountService {
 
   async getDefaults(scope: CustomerScope): Promise<CustomerDefaultsDto> {
     const defaults = await this.customers.getDefaults(scope);
-    return { ...defaults, defaultWebhookUrl: defaults.defaultWebhookUrl ?? '', defaultSigningSecret: defaults.defaultSigningSecret ?? '' };
+    return {
+      ...defaults,
+      defaultWebhookUrl: defaults.defaultWebhookUrl ?? '',
+      defaultSigningSecret: maskSecret(defaults.defaultSigningSecret),
+    };
   }
 
   async updateDefaults(scope: CustomerScope, dto: CustomerDefaultsDto): Promise<void> {
     await this.webhooks.assertAllowed('defaultWebhookUrl', dto.defaultWebhookUrl);
+    const stored = (await this.customers.getDefaults(scope)).defaultSigningSecret;
+    const secret = secretWrite(dto.defaultSigningSecret, stored);
+    if (secret.kind === 'invalid') throw AppError.validation(MASKED_SECRET_RULE('defaultSigningSecret'));
     await this.customers.updateDefaults(scope, {
       defaultWebhookUrl: dto.defaultWebhookUrl || null,
-      defaultSigningSecret: dto.defaultSigningSecret || null,
+      defaultSigningSecret: secret.kind === 'keep' ? stored : secret.value || null,
       defaultEventFilters: [...new Set(dto.defaultEventFilters)],
       defaultHistorySync: dto.defaultHistorySync,
       defaultPullMode: dto.defaultPullMode,

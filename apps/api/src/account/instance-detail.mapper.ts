@@ -1,4 +1,5 @@
 import type { InstanceRecord } from '@app/database';
+import { maskSecret } from '@app/security';
 import type { InstanceDetailDto, InstanceSettingsDto } from './dto/instance-detail.dto';
 
 export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
@@ -7,7 +8,7 @@ export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
     useCustomDefaults: settings.useCustomDefaults,
     pullMode: settings.pullMode,
     webhookUrl: settings.webhookUrl ?? '',
-    eventSigningSecret: settings.eventSigningSecret ?? '',
+    eventSigningSecret: maskSecret(settings.eventSigningSecret),
     historySync: settings.historySync,
     eventFilters: settings.eventFilters,
   };

@@ -3,9 +3,10 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, isPaired, liveStatusKey, shardOf, type CustomerScope, type InstanceScope } from '@app/contracts';
 import { InstanceRepository, type InstanceSettings } from '@app/database';
 import { CommandClient, RedisService } from '@app/redis';
-import { issueApiKey, newId } from '@app/security';
+import { issueApiKey, isMaskedSecret, newId, secretWrite } from '@app/security';
 import { KeyResolver } from '../auth/key-resolver.service';
 import { pageWindow } from '../common/page-query.dto';
+import { MASKED_SECRET_RULE } from './customer-account.service';
 import type { CreatedInstanceDto, InstanceDetailDto, InstancePageDto, InstanceSettingsDto } from './dto/instance-detail.dto';
 import type { CreateInstanceDto, ListInstancesQueryDto, RenameInstanceDto, UpdateInstanceSettingsDto } from './dto/instance-requests.dto';
 import type { PacingDto } from './dto/pacing.dto';
@@ -40,8 +41,17 @@ export class InstancesService {
     const id = newId('ins');
     const key = issueApiKey('instance');
     const name = dto.name?.trim() ?? `instance-${id.slice(4, 10)}`;
-    const record = await this.instances.create(scope, { id, name, shard: shardOf(id, this.config.shardCount), sandbox, apiKey: key });
-    return { ...toInstanceDetail(record), apiKey: key.key };
+    const created = await this.instances.createWithinLimit(
+      scope,
+      { id, name, shard: shardOf(id, this.config.shardCount), sandbox, apiKey: key },
+      this.config.tenantLimits.maxInstancesPerCustomer,
+    );
+    if ('limit' in created) {
+      throw AppError.forbidden(
+        `instance limit reached: this account may have at most ${created.limit} instances; delete one, or ask the operator to raise the limit`,
+      );
+    }
+    return { ...toInstanceDetail(created), apiKey: key.key };
   }
 
   async get(scope: CustomerScope, id: string): Promise<InstanceDetailDto> {
@@ -64,7 +74,8 @@ export class InstancesService {
 
   async updateSettings(scope: CustomerScope, id: string, dto: UpdateInstanceSettingsDto): Promise<void> {
     await this.webhooks.assertAllowed('webhookUrl', dto.webhookUrl);
-    if (!(await this.instances.updateSettings(scope, id, toStoredSettings(dto)))) throw new AppError('not_found');
+    const settings = toStoredSettings(await this.withoutEchoedSecret(scope, id, dto));
+    if (!(await this.instances.updateSettings(scope, id, settings))) throw new AppError('not_found');
     await this.webhooks.changed({ instanceId: id });
   }
 
@@ -103,6 +114,15 @@ export class InstancesService {
     if (keyHash) await this.keys.revokeKeyHashes([keyHash]);
     await this.keys.forgetInstance(id);
     await this.redis.client.del(liveStatusKey(this.config.queuePrefix, id));
+  }
+
+  /** Settings read back and sent unchanged carry the masked secret: that keeps the stored one rather than replacing it. */
+  private async withoutEchoedSecret(scope: CustomerScope, id: string, dto: UpdateInstanceSettingsDto): Promise<UpdateInstanceSettingsDto> {
+    if (dto.eventSigningSecret === undefined || !isMaskedSecret(dto.eventSigningSecret)) return dto;
+    const stored = (await this.require(scope, id)).settings.eventSigningSecret;
+    if (secretWrite(dto.eventSigningSecret, stored).kind !== 'keep') throw AppError.validation(MASKED_SECRET_RULE('eventSigningSecret'));
+    const { eventSigningSecret: _kept, ...rest } = dto;
+    return rest;
   }
 
   private async require(scope: CustomerScope, id: string) {

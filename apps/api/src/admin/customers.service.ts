@@ -1,12 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import { AppError } from '@app/contracts';
 import { CustomerRepository } from '@app/database';
 import { issueApiKey, newId } from '@app/security';
 import { pageWindow } from '../common/page-query.dto';
+import { TenantLimits } from '../limits/tenant-limits.service';
+import type { CustomerLimitsDto, UpdateCustomerLimitsDto } from './dto/customer-limits.dto';
 import type { CreateCustomerDto, CreatedCustomerDto, CustomerPageDto, ListCustomersQueryDto } from './dto/customer.dto';
 
 @Injectable()
 export class CustomersService {
-  constructor(private readonly customers: CustomerRepository) {}
+  constructor(
+    private readonly customers: CustomerRepository,
+    private readonly tenantLimits: TenantLimits,
+  ) {}
 
   async create(dto: CreateCustomerDto): Promise<CreatedCustomerDto> {
     const key = issueApiKey('customer');
@@ -26,5 +32,22 @@ export class CustomersService {
       pageNumber,
       pageSize,
     };
+  }
+
+  async limits(id: string): Promise<CustomerLimitsDto> {
+    const limits = await this.tenantLimits.forCustomer(id);
+    if (!limits) throw new AppError('not_found');
+    return { ...limits.effective, overrides: limits.overrides };
+  }
+
+  async setLimits(id: string, dto: UpdateCustomerLimitsDto): Promise<CustomerLimitsDto> {
+    const current = await this.tenantLimits.forCustomer(id);
+    if (!current) throw new AppError('not_found');
+    const overrides = {
+      maxInstances: dto.maxInstances === undefined ? current.overrides.maxInstances : dto.maxInstances,
+      maxStreamsPerInstance: dto.maxStreamsPerInstance === undefined ? current.overrides.maxStreamsPerInstance : dto.maxStreamsPerInstance,
+    };
+    if (!(await this.customers.setLimitOverrides(id, overrides))) throw new AppError('not_found');
+    return this.limits(id);
   }
 }

@@ -1,29 +1,57 @@
+import { Injectable, Logger } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { ERROR_CATALOGUE } from '@app/contracts';
-import { apiKeyKind } from '@app/security';
+import { AppError, ERROR_CATALOGUE, type ErrorBody } from '@app/contracts';
+import { Authenticator, header } from './authenticator';
 
 const OPEN_PREFIXES = ['/health', '/metrics', '/docs'];
 
-function headerValue(req: Request, name: string): string | undefined {
-  const value = req.headers[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function carriesCredentialShape(req: Request): boolean {
-  if (req.path.startsWith('/admin')) return headerValue(req, 'x-admin-key') !== undefined;
-  const key = headerValue(req, 'x-api-key');
-  return key !== undefined && apiKeyKind(key) !== undefined;
+export function hasBody(req: Request): boolean {
+  return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
 }
 
 /**
- * Runs before the body parsers: a request with a body but no plausible key is refused before up to
- * 64 MiB of JSON is read and parsed on its behalf. Whether a plausible key is valid stays the guards' job.
+ * Runs before the body parsers, for every request that carries a body: the address block is checked and the key
+ * looked up (cache first) before a byte of the body is read, so an unauthenticated request never makes the API buffer
+ * and parse up to 64 MiB of JSON. A refused request's body is left unread (Node discards it). On the large-body routes
+ * the key must also be valid for `X-Instance-Id`. The routes' guards reuse the outcome; they still decide the plane.
  */
-export function refuseBodiesWithoutCredentials(req: Request, res: Response, next: NextFunction): void {
-  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
-  if (!hasBody || OPEN_PREFIXES.some((prefix) => req.path.startsWith(prefix)) || carriesCredentialShape(req)) {
-    next();
-    return;
+@Injectable()
+export class CredentialsBeforeBody {
+  private readonly logger = new Logger(CredentialsBeforeBody.name);
+
+  constructor(private readonly auth: Authenticator) {}
+
+  /** Express middleware; `largeBodyRoutes` are the paths whose body limit is above the default. */
+  handler(largeBodyRoutes: string[]): (req: Request, res: Response, next: NextFunction) => void {
+    return (req, res, next) => {
+      if (!hasBody(req) || OPEN_PREFIXES.some((prefix) => req.path.startsWith(prefix))) {
+        next();
+        return;
+      }
+      this.check(req, largeBodyRoutes.includes(req.path)).then(
+        () => next(),
+        (error: unknown) => this.refuse(res, error),
+      );
+    };
   }
-  res.status(401).json(ERROR_CATALOGUE.unauthorized);
+
+  private async check(req: Request, largeBody: boolean): Promise<void> {
+    if (req.path.startsWith('/admin')) return this.auth.authenticateAdmin(req);
+    const { principal } = await this.auth.authenticate(req);
+    if (!largeBody) return;
+    const instanceId = header(req, 'x-instance-id');
+    if (!instanceId) throw new AppError('missing_instance_header');
+    if (!(await this.auth.mayUseInstance(principal, instanceId))) throw new AppError('unauthorized');
+  }
+
+  private refuse(res: Response, error: unknown): void {
+    let body: ErrorBody = ERROR_CATALOGUE.internal;
+    if (error instanceof AppError) {
+      body = error.toBody();
+      for (const [name, value] of Object.entries(error.headers)) res.setHeader(name, value);
+    } else {
+      this.logger.error({ err: error }, 'authentication before the body failed');
+    }
+    res.status(body.status).json(body);
+  }
 }

@@ -1,48 +1,7 @@
-import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@app/config';
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { AppError, type CustomerScope, type InstanceScope } from '@app/contracts';
-import type { KeyPrincipal } from '@app/database';
-import { secretsEqual } from '@app/security';
-import { KeyResolver } from './key-resolver.service';
-import { RateLimits } from './rate-limits.service';
+import { Authenticator, header } from './authenticator';
 import type { ScopedRequest } from './scope';
-
-function header(request: ScopedRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-function clientAddress(request: ScopedRequest): string {
-  return request.ip ?? request.socket.remoteAddress ?? 'unknown';
-}
-
-/** Shared steps: refuse blocked addresses, count failures, rate-limit successes per key. */
-@Injectable()
-export class Authenticator {
-  constructor(
-    private readonly keys: KeyResolver,
-    private readonly limits: RateLimits,
-  ) {}
-
-  async principal(request: ScopedRequest): Promise<{ principal: KeyPrincipal; keyHash: string }> {
-    const address = clientAddress(request);
-    await this.limits.assertAddressNotBlocked(address);
-    const key = header(request, 'x-api-key');
-    const resolved = key ? await this.keys.resolve(key) : null;
-    if (!resolved) return this.reject(address);
-    await this.limits.consumeRequest(resolved.keyHash);
-    return resolved;
-  }
-
-  async reject(address: string): Promise<never> {
-    await this.limits.recordAuthFailure(address);
-    throw new AppError('unauthorized');
-  }
-
-  async ownerOf(instanceId: string): Promise<string | null> {
-    return this.keys.ownerOf(instanceId);
-  }
-}
 
 /** `/account/*`: the customer key only. */
 @Injectable()
@@ -51,7 +10,7 @@ export class CustomerKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ScopedRequest>();
-    const { principal } = await this.auth.principal(request);
+    const { principal } = await this.auth.authenticate(request);
     // A valid key used on the wrong plane is a client mistake, not a guess: refuse it without counting a failure.
     if (principal.kind !== 'customer') throw new AppError('unauthorized');
     request.scope = Object.freeze<CustomerScope>({ customerId: principal.customerId });
@@ -66,12 +25,10 @@ export class InstanceKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ScopedRequest>();
-    const { principal } = await this.auth.principal(request);
+    const { principal } = await this.auth.authenticate(request);
     const instanceId = header(request, 'x-instance-id');
     if (!instanceId) throw new AppError('missing_instance_header');
-    const allowed =
-      principal.kind === 'instance' ? principal.instanceId === instanceId : (await this.auth.ownerOf(instanceId)) === principal.customerId;
-    if (!allowed) throw new AppError('unauthorized');
+    if (!(await this.auth.mayUseInstance(principal, instanceId))) throw new AppError('unauthorized');
     request.scope = Object.freeze<InstanceScope>({
       customerId: principal.customerId,
       instanceId,
@@ -84,18 +41,10 @@ export class InstanceKeyGuard implements CanActivate {
 /** `/admin/*`: the operator key from configuration. */
 @Injectable()
 export class AdminKeyGuard implements CanActivate {
-  constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly auth: Authenticator,
-    private readonly limits: RateLimits,
-  ) {}
+  constructor(private readonly auth: Authenticator) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<ScopedRequest>();
-    const address = clientAddress(request);
-    await this.limits.assertAddressNotBlocked(address);
-    const key = header(request, 'x-admin-key');
-    if (!key || !secretsEqual(key, this.config.adminApiKey)) return this.auth.reject(address);
+    await this.auth.authenticateAdmin(context.switchToHttp().getRequest<ScopedRequest>());
     return true;
   }
 }

@@ -5,8 +5,10 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, eventsChannel, parseEventAnnouncement, type InstanceScope } from '@app/contracts';
 import { EventLogRepository, EventStreamRepository } from '@app/database';
 import { RedisService } from '@app/redis';
+import { TenantLimits } from '../limits/tenant-limits.service';
 import { EventStreamCursor, KEEP_ALIVE_FRAME } from './event-stream-cursor';
 import { EVENT_STREAM_OPTIONS, type EventStreamOptions } from './event-stream.options';
+import { STREAM_SLOT_TTL_MS, StreamSlots, type StreamSlot } from './stream-slots';
 
 /** Where a client asked the stream to begin; the `Last-Event-ID` header wins over `?after=`. */
 export interface StreamStart {
@@ -21,6 +23,8 @@ interface OpenStream {
 }
 
 const SEQUENCE = /^\d{1,15}$/;
+
+const UNCOUNTED_SLOT: StreamSlot = { renew: () => Promise.resolve(), release: () => Promise.resolve() };
 
 /**
  * The pull streams of this API process. One Redis subscription per process hears the worker announce every
@@ -40,6 +44,8 @@ export class EventStreamsService implements OnModuleDestroy {
     private readonly redis: RedisService,
     private readonly log: EventLogRepository,
     private readonly positions: EventStreamRepository,
+    private readonly slots: StreamSlots,
+    private readonly limits: TenantLimits,
   ) {}
 
   /** Number of open streams in this process. */
@@ -55,17 +61,23 @@ export class EventStreamsService implements OnModuleDestroy {
     const startAfter = requested ?? (await this.positions.lastSeq(scope));
     if (startAfter === null) throw new AppError('unauthorized');
     if (response.destroyed) return;
+    const slot = await this.claimSlot(scope);
+    if (response.destroyed) {
+      void slot.release();
+      return;
+    }
 
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
     if (this.closing) {
       // Shutting down: an empty stream that ends makes EventSource clients reconnect (to another replica), an error would not.
       response.end();
+      void slot.release();
       return;
     }
     this.ensureSubscribed();
     response.socket?.setNoDelay(true);
     response.flushHeaders();
-    const stream = this.attach(scope, startAfter, response);
+    const stream = this.attach(scope, startAfter, response, slot);
     void stream.cursor.wake();
   }
 
@@ -74,7 +86,25 @@ export class EventStreamsService implements OnModuleDestroy {
     for (const streams of [...this.byInstance.values()]) for (const stream of [...streams]) stream.close();
   }
 
-  private attach(scope: InstanceScope, startAfter: bigint, response: ServerResponse): OpenStream {
+  /**
+   * 429 while the instance has its limit of open streams (over all replicas). While Redis cannot count, streams open
+   * uncounted: they read the log from PostgreSQL, and refusing them would turn a Redis outage into a pull-mode outage.
+   */
+  private async claimSlot(scope: InstanceScope): Promise<StreamSlot> {
+    const limit = await this.limits.maxStreamsPerInstance(scope.customerId);
+    const slot = await this.slots.acquire(scope.instanceId, limit).catch((error: unknown) => {
+      this.logger.warn({ err: error, instanceId: scope.instanceId }, 'stream slots unavailable; opening the stream uncounted');
+      return UNCOUNTED_SLOT;
+    });
+    if (slot) return slot;
+    throw new AppError(
+      'rate_limited',
+      `rate limited: this instance already has ${limit} open event streams, the most allowed; close one before opening another`,
+      { 'Retry-After': '5' },
+    );
+  }
+
+  private attach(scope: InstanceScope, startAfter: bigint, response: ServerResponse, slot: StreamSlot): OpenStream {
     const cursor = new EventStreamCursor(
       startAfter,
       (afterSeq, limit) => this.log.list(scope.instanceId, afterSeq, limit),
@@ -83,10 +113,16 @@ export class EventStreamsService implements OnModuleDestroy {
       (error) => this.logger.warn({ err: error, instanceId: scope.instanceId }, 'event stream read failed; retrying on the next wake-up'),
     );
     const poll = setInterval(() => void this.poll(stream), this.options.pollMs).unref();
-    const keepAlive = setInterval(() => {
-      // A client that is not reading already has frames queued; piling comments on top helps nobody.
-      if (!response.writableNeedDrain) void writeFrame(response, KEEP_ALIVE_FRAME);
-    }, this.options.keepAliveMs).unref();
+    const keepAlive = setInterval(
+      () => {
+        // A client that is not reading already has frames queued; piling comments on top helps nobody.
+        if (!response.writableNeedDrain) void writeFrame(response, KEEP_ALIVE_FRAME);
+        slot
+          .renew()
+          .catch((error: unknown) => this.logger.warn({ err: error, instanceId: scope.instanceId }, 'stream slot renewal failed'));
+      },
+      Math.min(this.options.keepAliveMs, STREAM_SLOT_TTL_MS / 3),
+    ).unref();
     const stream: OpenStream = {
       scope,
       cursor,
@@ -96,6 +132,9 @@ export class EventStreamsService implements OnModuleDestroy {
         clearInterval(poll);
         clearInterval(keepAlive);
         this.detach(stream);
+        slot
+          .release()
+          .catch((error: unknown) => this.logger.warn({ err: error, instanceId: scope.instanceId }, 'stream slot release failed'));
         if (!response.writableEnded && !response.destroyed) response.end();
       },
     };

@@ -48,7 +48,9 @@ export class EventsController {
       'header (which EventSource clients send by themselves when they reconnect), else after `?after=`, else with the ' +
       'next new event. To miss nothing across disconnects, resume with the last `id` received, or open the first ' +
       'stream with `after` taken from `GET /events` (`nextAfter`). Authentication and validation errors are ordinary ' +
-      `JSON error responses sent before the stream starts. ${PULL_MODE_NOTE}`,
+      'JSON error responses sent before the stream starts. An instance may have a limited number of streams open at ' +
+      "once over all clients (`MAX_STREAMS_PER_INSTANCE`, default 10, or the operator's override for the customer); " +
+      `one more is \`429\`. ${PULL_MODE_NOTE}`,
   })
   @ApiHeader({
     name: 'Last-Event-ID',

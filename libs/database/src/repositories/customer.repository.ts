@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CustomerScope } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import { PrismaService } from '../prisma.service';
-import type { CustomerDefaults, CustomerRecord, Page } from '../records';
+import type { CustomerDefaults, CustomerLimitOverrides, CustomerRecord, Page } from '../records';
 
 export interface StoredKey {
   id: string;
@@ -59,9 +59,25 @@ export class CustomerRepository {
     });
   }
 
-  /** Revokes every active key of the customer and stores the new one, atomically. Returns the revoked hashes. */
+  /** The operator's limit overrides, or null when there is no such customer. */
+  async limitOverrides(customerId: string): Promise<CustomerLimitOverrides | null> {
+    return this.prisma.customer.findUnique({ where: { id: customerId }, select: { maxInstances: true, maxStreamsPerInstance: true } });
+  }
+
+  /** False when there is no such customer. */
+  async setLimitOverrides(customerId: string, overrides: CustomerLimitOverrides): Promise<boolean> {
+    const { count } = await this.prisma.customer.updateMany({ where: { id: customerId }, data: overrides });
+    return count === 1;
+  }
+
+  /**
+   * Revokes every active key of the customer and stores the new one, atomically. Returns the revoked hashes.
+   * Rotations of one customer are serialised on the customer's row: under READ COMMITTED two concurrent rotations
+   * would each revoke only the key they saw and both insert theirs, leaving several keys valid.
+   */
   async replaceKey(scope: CustomerScope, key: StoredKey): Promise<string[]> {
     return this.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT id FROM customers WHERE id = ${scope.customerId} FOR UPDATE`;
       const active = await tx.customerApiKey.findMany({
         where: { customerId: scope.customerId, revokedAt: null },
         select: { keyHash: true },

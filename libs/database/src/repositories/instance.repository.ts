@@ -42,12 +42,23 @@ export class InstanceRepository {
     };
   }
 
-  async create(scope: CustomerScope, instance: NewInstance): Promise<InstanceRecord> {
+  /**
+   * Creates the instance unless the customer already has its limit of instances (the customer's override, else
+   * `defaultLimit`); then returns the limit instead. Creations of one customer are serialised on the customer's row,
+   * so concurrent requests cannot all see room for one more.
+   */
+  async createWithinLimit(scope: CustomerScope, instance: NewInstance, defaultLimit: number): Promise<InstanceRecord | { limit: number }> {
     const { apiKey, ...fields } = instance;
-    const row = await this.prisma.instance.create({
-      data: { ...fields, customerId: scope.customerId, apiKeyHash: apiKey.hash, apiKeyPrefix: apiKey.prefix },
+    return this.prisma.$transaction(async (tx) => {
+      const [customer] = await tx.$queryRaw<Array<{ max_instances: number | null }>>`
+        SELECT max_instances FROM customers WHERE id = ${scope.customerId} FOR UPDATE`;
+      const limit = customer?.max_instances ?? defaultLimit;
+      if ((await tx.instance.count({ where: { customerId: scope.customerId } })) >= limit) return { limit };
+      const row = await tx.instance.create({
+        data: { ...fields, customerId: scope.customerId, apiKeyHash: apiKey.hash, apiKeyPrefix: apiKey.prefix },
+      });
+      return this.toRecord(row);
     });
-    return this.toRecord(row);
   }
 
   async find(scope: CustomerScope, id: string): Promise<InstanceRecord | null> {
@@ -88,13 +99,18 @@ export class InstanceRepository {
     return count === 1;
   }
 
-  /** Stores a new instance key; returns the hash it replaced (null when there was none), or undefined when not found. */
+  /**
+   * Stores a new instance key; returns the hash it replaced (null when there was none), or undefined when not found.
+   * The row is locked before it is read, so of two concurrent rotations the second sees (and returns for revocation)
+   * the key the first stored, not the one both started from: a key handed out and already cached is revoked too.
+   */
   async replaceApiKey(scope: CustomerScope, id: string, key: { hash: string; prefix: string }): Promise<string | null | undefined> {
     return this.prisma.$transaction(async (tx) => {
-      const current = await tx.instance.findFirst({ where: { id, customerId: scope.customerId }, select: { apiKeyHash: true } });
+      const [current] = await tx.$queryRaw<Array<{ api_key_hash: string | null }>>`
+        SELECT api_key_hash FROM instances WHERE id = ${id} AND customer_id = ${scope.customerId} FOR UPDATE`;
       if (!current) return undefined;
       await tx.instance.update({ where: { id }, data: { apiKeyHash: key.hash, apiKeyPrefix: key.prefix } });
-      return current.apiKeyHash;
+      return current.api_key_hash;
     });
   }
 

@@ -13,7 +13,10 @@ export class CustomerDefaultsDto {
   @IsWebhookUrl()
   defaultWebhookUrl!: string;
 
-  /** Signing secret; empty string for none. */
+  /**
+   * Signing secret; empty string for none. Read back masked (`whsec_…a1b2`); sending the masked value back unchanged
+   * keeps the stored secret, sending a full secret replaces it.
+   */
   @IsDefined(REQUIRED)
   @IsString()
   @IsSigningSecret()

@@ -8,7 +8,11 @@ export class InstanceSettingsDto {
   pullMode!: boolean;
   /** Where events are POSTed; empty when none is set. */
   webhookUrl!: string;
-  /** Secret for the webhook signatures; empty when none is set. */
+  /**
+   * The webhook signing secret, masked: its `whsec_` prefix, `…` and its last four characters (e.g. `whsec_…a1b2`);
+   * empty when none is set. The full secret is shown nowhere: set it (or rotate it) by sending a new one in
+   * `PUT /account/instances/{id}/settings` or `PUT /instance/settings`. Sending the masked value back keeps the secret.
+   */
   eventSigningSecret!: string;
   /** Whether message history is synchronised after pairing. */
   historySync!: boolean;

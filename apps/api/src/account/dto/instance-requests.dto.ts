@@ -45,7 +45,10 @@ export class UpdateInstanceSettingsDto {
   @IsWebhookUrl()
   webhookUrl?: string;
 
-  /** Signing secret (write-only in intent: keep it server-side); empty string removes it. */
+  /**
+   * Signing secret (write-only: reads show it masked, e.g. `whsec_…a1b2`); empty string removes it. The masked value
+   * read back is accepted and keeps the stored secret, so settings can be read, edited and sent back whole.
+   */
   @IsOptional()
   @IsString()
   @IsSigningSecret()

@@ -1,0 +1,6 @@
+import { Global, Module } from '@nestjs/common';
+import { TenantLimits } from './tenant-limits.service';
+
+@Global()
+@Module({ providers: [TenantLimits], exports: [TenantLimits] })
+export class LimitsModule {}
