@@ -52,6 +52,7 @@ const env = {
   ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   LOG_LEVEL: 'error',
   SHARD_LEASE_MS: '15000',
+  MAX_INSTANCES_PER_CUSTOMER: String(Math.max(count, 100)),
 };
 const db = new pg.Client({ connectionString: databaseUrl });
 const children = [];
