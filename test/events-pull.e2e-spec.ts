@@ -1,4 +1,3 @@
-import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
 import { Redis } from 'ioredis';
 import { eventAnnouncement, eventsChannel, type EventEnvelope } from '@app/contracts';
 import { EventLogRepository } from '@app/database';
@@ -11,99 +10,11 @@ import { createCustomer, createInstance, type CreatedInstance, type Customer } f
 import { Http } from './support/http';
 import { expectErrorBody, useServedOpenApi } from './support/openapi';
 import { spawnApp, type AppProcess } from './support/processes';
+import { SseClient } from './support/sse-client';
 
 interface EventPage {
   items: { seq: number; event: EventEnvelope }[];
   nextAfter: number;
-}
-
-interface SseMessage {
-  id: number;
-  event: EventEnvelope;
-  raw: string;
-  at: number;
-}
-
-/** A Server-Sent Events reader over plain node:http, keeping every message and comment it saw. */
-class SseClient {
-  readonly messages: SseMessage[] = [];
-  readonly comments: string[] = [];
-  readonly others: string[] = [];
-  ended = false;
-  private text = '';
-  private buffer = '';
-
-  private constructor(
-    readonly status: number,
-    readonly headers: IncomingHttpHeaders,
-    private readonly request: ClientRequest,
-  ) {}
-
-  static open(baseUrl: string, path: string, headers: Record<string, string>): Promise<SseClient> {
-    return new Promise((resolve, reject) => {
-      const request = httpRequest(new URL(path, baseUrl), { headers: { Accept: 'text/event-stream', ...headers } });
-      request.on('error', reject);
-      request.on('response', (response) => {
-        const client = new SseClient(response.statusCode ?? 0, response.headers, request);
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => client.receive(chunk));
-        response.on('end', () => (client.ended = true));
-        response.on('close', () => (client.ended = true));
-        response.on('error', () => undefined);
-        request.removeListener('error', reject);
-        request.on('error', () => undefined);
-        resolve(client);
-      });
-      request.end();
-    });
-  }
-
-  get ids(): number[] {
-    return this.messages.map((message) => message.id);
-  }
-
-  /** The whole body of an error response. */
-  async json(): Promise<unknown> {
-    await eventually(
-      () => Promise.resolve(this.ended),
-      (ended) => ended,
-    );
-    return JSON.parse(this.text) as unknown;
-  }
-
-  async waitFor(check: (client: SseClient) => boolean, timeoutMs = 10_000): Promise<void> {
-    await eventually(
-      () => Promise.resolve(this),
-      (client) => check(client),
-      timeoutMs,
-    );
-    expect(check(this)).toBe(true);
-  }
-
-  close(): void {
-    this.request.destroy();
-  }
-
-  private receive(chunk: string): void {
-    this.text += chunk;
-    this.buffer += chunk;
-    let end: number;
-    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      if (block.startsWith(':')) {
-        this.comments.push(block);
-        continue;
-      }
-      const id = /^id: (\d+)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (id === undefined || data === undefined) {
-        this.others.push(block);
-        continue;
-      }
-      this.messages.push({ id: Number(id), event: JSON.parse(data) as EventEnvelope, raw: `${block}\n\n`, at: Date.now() });
-    }
-  }
 }
 
 const EVENT_ID = /^evt_\d+_[0-9a-f]{16}$/;

@@ -70,6 +70,11 @@ export class EventStreamsService implements OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.closeAll();
+  }
+
+  /** Shutdown: ends every open stream (clients reconnect elsewhere with Last-Event-ID) and opens no more. */
+  closeAll(): void {
     this.closing = true;
     for (const streams of [...this.byInstance.values()]) for (const stream of [...streams]) stream.close();
   }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import type { ShutdownDeadline } from '@app/observability';
 import { CommandServer, RedisService } from '@app/redis';
 import { SendDispatcher } from '../dispatch/send-dispatcher';
 import { SendQueueConsumers } from '../dispatch/send-queue-consumers';
@@ -9,6 +10,9 @@ import { SendReconciler } from '../dispatch/send-reconciler';
 import { CommandRouter } from '../sessions/command-router';
 import { InstanceSessions } from '../sessions/instance-sessions.service';
 import { ShardOwnership } from './shard-ownership';
+
+/** Time kept after the sends in progress for closing sessions and releasing leases. */
+const HANDOVER_RESERVE_MS = 2_000;
 
 /** Ties shard leases to the work: an acquired shard gets its sessions and command channel, a lost one gives them up first. */
 @Injectable()
@@ -64,10 +68,21 @@ export class ShardCoordinator {
     return this.ownership?.owned() ?? [];
   }
 
-  /** Graceful handover: stop taking jobs and commands, finish sends in flight, close sessions, release leases. */
-  async stop(): Promise<void> {
-    await this.consumers.stopAll();
-    await this.dispatcher.idle();
+  /**
+   * Graceful handover within the shutdown deadline: stop taking sends at once, let only the sends in progress finish,
+   * then close sessions and release leases so the next owner starts without waiting for them to expire. If a send is
+   * still in progress when its share of the time is up, the leases are kept until the process exits and then expire:
+   * releasing them early could let the next owner send that message while this process still might.
+   */
+  async stop(deadline: ShutdownDeadline): Promise<void> {
+    this.dispatcher.stop();
+    const consumersClosed = this.consumers.stopAll();
+    const handoverReserveMs = Math.min(HANDOVER_RESERVE_MS, deadline.remainingMs() / 4);
+    if (!(await deadline.settles(this.dispatcher.idle(), handoverReserveMs))) {
+      this.logger.warn('sends still in progress at the deadline: their shards are left to expire and the next owner sends what was not recorded');
+      return;
+    }
+    await deadline.settles(consumersClosed, handoverReserveMs);
     await this.ownership?.stop();
     await this.sessions.closeAll();
   }

@@ -3,6 +3,7 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { WEBHOOK_QUEUE, type WebhookJob } from '@app/contracts';
 import { WebhookDeliveryRepository, type AttemptRecord, type DeliveryOutcome, type PendingDelivery } from '@app/database';
+import type { ShutdownDeadline } from '@app/observability';
 import { RedisService, WebhookQueue } from '@app/redis';
 import { OutboundHttp, OutboundHttpError, outboundPolicy, webhookSignatureHeaders } from '@app/security';
 import { EventRoutingCache } from '../events/event-routing.cache';
@@ -48,11 +49,17 @@ export class WebhookDeliverer implements OnModuleDestroy {
     this.worker.on('error', (error) => this.logger.warn(`webhook queue: ${error.message}`));
   }
 
-  /** Stops taking jobs and waits for the attempts in flight (bounded by the 15 s timeout). */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking jobs and waits for the attempts in flight, until the deadline when there is one. An attempt cut
+   * short is not recorded: its job stalls and another worker makes it again (at least once, same `webhook-id`).
+   */
+  async stop(deadline?: ShutdownDeadline): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    await worker?.close();
+    if (!worker) return;
+    const closing = worker.close();
+    if (!deadline) return closing;
+    if (!(await deadline.settles(closing))) this.logger.warn('webhook attempts still in flight at the deadline are left to another worker');
   }
 
   async onModuleDestroy(): Promise<void> {
