@@ -1,11 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, eventsChannel, parseEventAnnouncement, type InstanceScope } from '@app/contracts';
-import { EventLogRepository, EventStreamRepository } from '@app/database';
-import { RedisService } from '@app/redis';
-import { EventStreamCursor, KEEP_ALIVE_FRAME } from './event-stream-cursor';
+import { CredentialRepository, EventLogRepository, EventStreamRepository } from '@app/database';
+import { InvalidationBus, RedisService } from '@app/redis';
+import { KeyResolver } from '../auth/key-resolver.service';
+import { EventStreamCursor, KEEP_ALIVE_FRAME, gapFrame } from './event-stream-cursor';
 import { EVENT_STREAM_OPTIONS, type EventStreamOptions } from './event-stream.options';
 
 /** Where a client asked the stream to begin; the `Last-Event-ID` header wins over `?after=`. */
@@ -16,6 +17,8 @@ export interface StreamStart {
 
 interface OpenStream {
   readonly scope: InstanceScope;
+  /** The hash of the API key that opened the stream: the stream lives only as long as that key. */
+  readonly keyHash: string;
   readonly cursor: EventStreamCursor;
   readonly close: () => void;
 }
@@ -28,9 +31,10 @@ const SEQUENCE = /^\d{1,15}$/;
  * pub/sub drops messages while a connection is down. Wake-ups carry no events: streams read the log itself.
  */
 @Injectable()
-export class EventStreamsService implements OnModuleDestroy {
+export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(EventStreamsService.name);
   private readonly byInstance = new Map<string, Set<OpenStream>>();
+  private readonly byKey = new Map<string, Set<OpenStream>>();
   private subscriber: Redis | undefined;
   private closing = false;
 
@@ -40,7 +44,15 @@ export class EventStreamsService implements OnModuleDestroy {
     private readonly redis: RedisService,
     private readonly log: EventLogRepository,
     private readonly positions: EventStreamRepository,
+    private readonly keys: KeyResolver,
+    private readonly bus: InvalidationBus,
+    private readonly credentials: CredentialRepository,
   ) {}
+
+  /** Rotating, regenerating or revoking a key ends the streams it opened, on every replica (the revocation is published). */
+  onModuleInit(): void {
+    this.keys.onKeyRevoked((keyHash) => this.closeOpenedWith(keyHash));
+  }
 
   /** Number of open streams in this process. */
   get size(): number {
@@ -50,10 +62,17 @@ export class EventStreamsService implements OnModuleDestroy {
   }
 
   /** Answers with the stream: errors found before the first byte are ordinary JSON errors; afterwards only events flow. */
-  async open(scope: InstanceScope, start: StreamStart, response: ServerResponse): Promise<void> {
+  async open(scope: InstanceScope, keyHash: string, start: StreamStart, response: ServerResponse): Promise<void> {
     const requested = resumePoint(start);
-    const startAfter = requested ?? (await this.positions.lastSeq(scope));
-    if (startAfter === null) throw new AppError('unauthorized');
+    const retained = await this.positions.retained(scope);
+    if (retained === null) throw new AppError('unauthorized');
+    let startAfter = requested ?? retained.lastSeq;
+    let gap: string | undefined;
+    // Events after the cursor were pruned: say so first, then go on from the oldest kept. 0 means "all that is kept".
+    if (startAfter + 1n < retained.oldestKept) {
+      if (startAfter > 0n) gap = gapFrame(startAfter + 1n, retained.oldestKept);
+      startAfter = retained.oldestKept - 1n;
+    }
     if (response.destroyed) return;
 
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
@@ -65,7 +84,8 @@ export class EventStreamsService implements OnModuleDestroy {
     this.ensureSubscribed();
     response.socket?.setNoDelay(true);
     response.flushHeaders();
-    const stream = this.attach(scope, startAfter, response);
+    if (gap) response.write(gap);
+    const stream = this.attach(scope, keyHash, startAfter, response);
     void stream.cursor.wake();
   }
 
@@ -79,7 +99,11 @@ export class EventStreamsService implements OnModuleDestroy {
     for (const streams of [...this.byInstance.values()]) for (const stream of [...streams]) stream.close();
   }
 
-  private attach(scope: InstanceScope, startAfter: bigint, response: ServerResponse): OpenStream {
+  private closeOpenedWith(keyHash: string): void {
+    for (const stream of [...(this.byKey.get(keyHash) ?? [])]) stream.close();
+  }
+
+  private attach(scope: InstanceScope, keyHash: string, startAfter: bigint, response: ServerResponse): OpenStream {
     const cursor = new EventStreamCursor(
       startAfter,
       (afterSeq, limit) => this.log.list(scope.instanceId, afterSeq, limit),
@@ -94,6 +118,7 @@ export class EventStreamsService implements OnModuleDestroy {
     }, this.options.keepAliveMs).unref();
     const stream: OpenStream = {
       scope,
+      keyHash,
       cursor,
       close: () => {
         if (cursor.isStopped) return;
@@ -107,6 +132,9 @@ export class EventStreamsService implements OnModuleDestroy {
     let streams = this.byInstance.get(scope.instanceId);
     if (!streams) this.byInstance.set(scope.instanceId, (streams = new Set()));
     streams.add(stream);
+    let sameKey = this.byKey.get(keyHash);
+    if (!sameKey) this.byKey.set(keyHash, (sameKey = new Set()));
+    sameKey.add(stream);
     response.once('close', stream.close);
     return stream;
   }
@@ -115,6 +143,9 @@ export class EventStreamsService implements OnModuleDestroy {
     const streams = this.byInstance.get(stream.scope.instanceId);
     streams?.delete(stream);
     if (streams?.size === 0) this.byInstance.delete(stream.scope.instanceId);
+    const sameKey = this.byKey.get(stream.keyHash);
+    sameKey?.delete(stream);
+    if (sameKey?.size === 0) this.byKey.delete(stream.keyHash);
   }
 
   /** The fallback: asks for the instance's latest sequence number, reads only when it moved, and ends the stream once the instance is gone. */
@@ -127,7 +158,17 @@ export class EventStreamsService implements OnModuleDestroy {
       return;
     }
     if (last === null) stream.close();
+    else if (!this.bus.isLive && !(await this.keyStillValid(stream))) stream.close();
     else await stream.cursor.wake(last);
+  }
+
+  /** Only while revocations may be missed (the invalidation channel is down): ask the database whether the key still exists. */
+  private async keyStillValid(stream: OpenStream): Promise<boolean> {
+    try {
+      return (await this.credentials.principalForKeyHash(stream.keyHash)) !== null;
+    } catch {
+      return true;
+    }
   }
 
   private ensureSubscribed(): void {

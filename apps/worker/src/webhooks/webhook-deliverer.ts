@@ -8,6 +8,7 @@ import { RedisService, WebhookQueue } from '@app/redis';
 import { OutboundHttp, OutboundHttpError, outboundPolicy, webhookSignatureHeaders } from '@app/security';
 import { EventRoutingCache } from '../events/event-routing.cache';
 import { retryAfterMs, verdict } from './retry-policy';
+import { EndpointRecovery } from './endpoint-recovery';
 import { UrlSlots } from './url-slots';
 
 const TIMEOUT_MS = 15_000;
@@ -30,6 +31,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly routing: EventRoutingCache,
     private readonly queue: WebhookQueue,
+    private readonly recovery: EndpointRecovery,
   ) {
     this.http = new OutboundHttp(outboundPolicy(config));
     this.slots = new UrlSlots(config.webhookPerUrlConcurrency);
@@ -137,7 +139,9 @@ export class WebhookDeliverer implements OnModuleDestroy {
   private async finish(delivery: PendingDelivery, record: AttemptRecord, next: DeliveryOutcome): Promise<void> {
     const recorded = await this.deliveries.recordAttempt(delivery.eventId, record, next);
     if (!recorded) return;
+    if (record.outcome === 'delivered') await this.recovery.delivered(delivery.instanceId);
     if (next.state === 'pending') {
+      await this.recovery.backingOff(delivery.instanceId);
       await this.queue.schedule([
         { eventId: delivery.eventId, attempts: record.number, delayMs: next.nextAttemptAt.getTime() - Date.now() },
       ]);
