@@ -205,7 +205,7 @@ describe('webhook recovery', () => {
       }
 
       const invalid: [unknown, string][] = [
-        [{}, 'validation error: since is required'],
+        [{}, 'validation error: since is required; state is required'],
         [{ since, state: 'delivered' }, 'validation error: state must be failed or pending'],
         [{ since: 'yesterday', state: 'failed' }, 'validation error: since must be an ISO 8601 date-time'],
         [{ state: 'failed' }, 'validation error: since is required'],
