@@ -10,6 +10,11 @@ export class ShutdownDeadline {
     return Math.max(0, this.endsAt - performance.now());
   }
 
+  /** Waits for `work` at most `ms` (and never past the deadline); true when it settled in time. */
+  settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+    return this.settles(work, Math.max(0, this.remainingMs() - ms));
+  }
+
   /**
    * Waits for `work` but no longer than the deadline minus `reserveMs` (time kept for the steps after it). True when the
    * work settled in time; its rejection counts as settled. The work itself is not cancelled.

@@ -77,8 +77,10 @@ export class SendDispatcher {
     this.stopped.abort();
   }
 
-  async idle(): Promise<void> {
-    await Promise.all([...this.drains.values()].map((drain) => drain.done));
+  /** Resolves when the drains running now (of one shard's instances, when given) have ended. */
+  async idle(shard?: number): Promise<void> {
+    const running = [...this.drains].filter(([instanceId]) => shard === undefined || shardOf(instanceId, this.config.shardCount) === shard);
+    await Promise.all(running.map(([, drain]) => drain.done));
   }
 
   private async drain(instanceId: string, state: Drain): Promise<void> {
@@ -95,11 +97,11 @@ export class SendDispatcher {
           this.unrecorded.delete(message.id);
           continue;
         }
+        await this.pace(instanceId, interval);
+        if (this.stopping) return;
         // Only the shard's current owner may send, and only over a live link; otherwise the rows wait.
         const session = this.holds(shard) ? this.sessions.connectedSession(instanceId) : undefined;
         if (!session) return;
-        await this.pace(instanceId, interval);
-        if (this.stopping) return;
         const delivered = await this.sendOne(instanceId, message, async () => session.send(await this.media.resolve(message)));
         if (!delivered) return;
       }

@@ -16,6 +16,8 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 /** How long a delivery waits for a free slot of its URL before trying again. */
 const SLOT_WAIT_MS = 250;
 const ERROR_SNIPPET = 300;
+/** How long shutdown waits for the queue connection to close once no attempt is in flight (Redis may be gone). */
+const CLOSE_WAIT_MS = 500;
 
 /** Consumes the webhook queue (every worker does): one job = one signed POST of one event, recorded as an attempt. */
 @Injectable()
@@ -24,6 +26,8 @@ export class WebhookDeliverer implements OnModuleDestroy {
   private readonly http: OutboundHttp;
   private readonly slots: UrlSlots;
   private worker: Worker<WebhookJob> | undefined;
+  /** Attempts running in this process, so shutdown can wait for them without waiting for Redis. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -40,7 +44,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
   start(): void {
     if (this.worker) return;
     const connection = this.redis.connect('webhook-consumer', { maxRetriesPerRequest: null });
-    this.worker = new Worker<WebhookJob>(WEBHOOK_QUEUE, (job, token) => this.process(job, token), {
+    this.worker = new Worker<WebhookJob>(WEBHOOK_QUEUE, (job, token) => this.tracked(this.process(job, token)), {
       connection,
       prefix: this.config.queuePrefix,
       concurrency: this.config.webhookConcurrency,
@@ -59,9 +63,25 @@ export class WebhookDeliverer implements OnModuleDestroy {
     const worker = this.worker;
     this.worker = undefined;
     if (!worker) return;
-    const closing = worker.close();
-    if (!deadline) return closing;
-    if (!(await deadline.settles(closing))) this.logger.warn('webhook attempts still in flight at the deadline are left to another worker');
+    if (!deadline) return worker.close();
+    // Forced: BullMQ's own wait would also wait for Redis, which may be gone. The attempts are awaited here instead;
+    // each records its outcome in PostgreSQL, so a job whose completion never reached Redis is stale when re-run.
+    const closing = worker.close(true);
+    if (!(await deadline.settles(Promise.all(this.inFlight)))) {
+      this.logger.warn('webhook attempts still in flight at the deadline are left to another worker');
+      return;
+    }
+    await deadline.settlesWithin(closing, CLOSE_WAIT_MS);
+  }
+
+  private async tracked(attempt: Promise<void>): Promise<void> {
+    const settled = attempt.then(noop, noop);
+    this.inFlight.add(settled);
+    try {
+      await attempt;
+    } finally {
+      this.inFlight.delete(settled);
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -170,3 +190,5 @@ function describeFailure(statusCode: number, body: Buffer): string {
   const kind = statusCode >= 300 && statusCode < 400 ? ' (redirects are not followed)' : '';
   return `receiver answered ${statusCode}${kind}${text ? `: ${text}` : ''}`;
 }
+
+function noop(): void {}
