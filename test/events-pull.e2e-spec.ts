@@ -249,7 +249,12 @@ describe('pull mode: GET /events and GET /events/stream', () => {
       await resumed.waitFor((client) => client.messages.length === 3);
       expect(resumed.blocks[0]).toBe('id: 3\nevent: gap\ndata: {"firstMissing":2,"oldestKept":4}');
       expect(resumed.named).toEqual([
-        { type: 'gap', id: 3, data: { firstMissing: 2, oldestKept: 4 }, raw: 'id: 3\nevent: gap\ndata: {"firstMissing":2,"oldestKept":4}\n\n' },
+        {
+          type: 'gap',
+          id: 3,
+          data: { firstMissing: 2, oldestKept: 4 },
+          raw: 'id: 3\nevent: gap\ndata: {"firstMissing":2,"oldestKept":4}\n\n',
+        },
       ]);
       expect(resumed.ids).toEqual([4, 5, 6]);
 

@@ -90,7 +90,10 @@ describe('key rotation across API replicas', () => {
         for (const headers of [viaCustomerKey, viaInstanceKey]) {
           const again = await SseClient.open(api.url, '/events/stream', headers);
           all.push(again);
-          expect({ status: again.status, body: await again.json() }).toEqual({ status: 401, body: { status: 401, detail: 'unauthorized' } });
+          expect({ status: again.status, body: await again.json() }).toEqual({
+            status: 401,
+            body: { status: 401, detail: 'unauthorized' },
+          });
         }
       }
     } finally {

@@ -136,9 +136,9 @@ describe('bounded shutdown (SHUTDOWN_TIMEOUT_MS)', () => {
       const headers = { 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id };
       expect((await http.post('/sandbox/pair', {}, headers)).status).toBe(200);
       // Paced sends keep the worker busy for seconds: a drain of the whole queue could not fit in the timeout.
-      expect((await http.put(`/account/instances/${instance.id}/pacing`, { minIntervalMs: 150 }, { 'X-Api-Key': customer.apiKey })).status).toBe(
-        204,
-      );
+      expect(
+        (await http.put(`/account/instances/${instance.id}/pacing`, { minIntervalMs: 150 }, { 'X-Api-Key': customer.apiKey })).status,
+      ).toBe(204);
       const accepted: string[] = [];
       for (let n = 0; n < 60; n += 1) {
         const response = await http.post('/messages/text', { to: '447700900123', message: `handover ${n}` }, headers);

@@ -115,7 +115,9 @@ describe('webhook recovery', () => {
       );
       const recoveryMs = Date.now() - recoveredAt;
       const missing = eventIds.filter((id) => !all.has(id));
-      console.log(`recovery: ${eventIds.length - missing.length} of ${eventIds.length} delivered ${recoveryMs} ms after the receiver came back`);
+      console.log(
+        `recovery: ${eventIds.length - missing.length} of ${eventIds.length} delivered ${recoveryMs} ms after the receiver came back`,
+      );
       expect(missing).toEqual([]);
       // Nothing the receiver acknowledged came again, and every request carried its event's id as webhook-id.
       const repeats = acked.filter((id, index) => acked.indexOf(id) !== index);
@@ -135,7 +137,11 @@ describe('webhook recovery', () => {
       }
       const ids = await eventually(
         async () =>
-          ((await http.get('/events?limit=1000', headersOf(instance))).body as { items: { event: { eventId: string; eventType: string } }[] }).items
+          (
+            (await http.get('/events?limit=1000', headersOf(instance))).body as {
+              items: { event: { eventId: string; eventType: string } }[];
+            }
+          ).items
             .filter((item) => item.event.eventType === 'message')
             .map((item) => item.event.eventId),
         (found) => found.length === 3,
@@ -192,7 +198,11 @@ describe('webhook recovery', () => {
       }
       const ids = await eventually(
         async () =>
-          ((await http.get('/events?limit=1000', headersOf(instance))).body as { items: { event: { eventId: string; eventType: string } }[] }).items
+          (
+            (await http.get('/events?limit=1000', headersOf(instance))).body as {
+              items: { event: { eventId: string; eventType: string } }[];
+            }
+          ).items
             .filter((item) => item.event.eventType === 'message')
             .map((item) => item.event.eventId),
         (found) => found.length === 3,
@@ -214,7 +224,11 @@ describe('webhook recovery', () => {
       for (const [body, detail] of invalid) expectErrorBody(await http.post('/events/redeliver', body, headersOf(instance)), 400, detail);
 
       // A time after the events finds none; nothing is sent.
-      const later = await http.post('/events/redeliver', { since: new Date(Date.now() + 60_000).toISOString(), state: 'failed' }, headersOf(instance));
+      const later = await http.post(
+        '/events/redeliver',
+        { since: new Date(Date.now() + 60_000).toISOString(), state: 'failed' },
+        headersOf(instance),
+      );
       expect({ status: later.status, body: later.body as unknown }).toEqual({ status: 202, body: { count: 0 } });
 
       down = false;

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import type { Server } from 'node:http';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
 import { exitWithin } from '@app/observability';
@@ -20,7 +19,7 @@ async function bootstrap(): Promise<void> {
     logger: { log: (message) => logger.log(message), error: (message) => logger.error(message) },
     run: async (deadline) => {
       // No new connections; idle keep-alive ones close now, busy ones once their request is answered.
-      const server = app.getHttpServer() as Server;
+      const server = app.getHttpServer();
       const served = new Promise<void>((resolve) => server.close(() => resolve()));
       // Streams never finish by themselves: end them, so EventSource clients reconnect to another replica.
       app.get(EventStreamsService).closeAll();

@@ -5,7 +5,7 @@ import { SendDispatcher } from './send-dispatcher';
 const INSTANCE = 'ins_a';
 
 function message(id: string, seq: number): StoredMessage {
-  return { id, kind: 'text', chatJid: '447700900123@s.whatsapp.net', payload: { text: id }, seq: BigInt(seq), status: 'accepted' } as StoredMessage;
+  return { id, kind: 'text', chatJid: '447700900123@s.whatsapp.net', payload: { text: id }, seq: BigInt(seq), status: 'accepted' };
 }
 
 /** The dispatcher over in-memory fakes: rows stay `accepted` until an outcome is recorded, as in PostgreSQL. */

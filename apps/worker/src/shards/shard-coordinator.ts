@@ -100,7 +100,9 @@ export class ShardCoordinator {
     const consumersClosed = this.consumers.stopAll();
     const handoverReserveMs = Math.min(HANDOVER_RESERVE_MS, deadline.remainingMs() / 4);
     if (!(await deadline.settles(this.dispatcher.idle(), handoverReserveMs))) {
-      this.logger.warn('sends still in progress at the deadline: their shards are left to expire and the next owner sends what was not recorded');
+      this.logger.warn(
+        'sends still in progress at the deadline: their shards are left to expire and the next owner sends what was not recorded',
+      );
       return;
     }
     await deadline.settlesWithin(consumersClosed, CONSUMERS_CLOSE_WAIT_MS);
