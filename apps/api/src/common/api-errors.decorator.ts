@@ -8,6 +8,7 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'not allowed: `device not paired` or `forbidden: <reason>`',
   404: 'no such resource: `not found`',
   409: 'conflict with the instance state: `device not paired`, or `webhooks are off for this instance (...)`',
+  410: 'the cursor is older than the retained events: `cursor <n> is older than the retained events: ... the oldest available sequence is <m>`',
   413: 'request body too large',
   422: 'idempotency key reused with a different request',
   429: 'rate limited; see the Retry-After header',
