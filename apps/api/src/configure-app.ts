@@ -35,7 +35,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.use(json({ limit: JSON_LIMIT, type: 'application/json' }));
   app.useGlobalFilters(new ErrorFilter());
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
   mountApiDocs(app);
   return app;
 }

@@ -48,6 +48,8 @@ export interface AppConfig {
   shardCount: number;
   /** How long a worker's claim on a shard lasts without renewal; failover takes about this long. */
   shardLeaseMs: number;
+  /** After SIGTERM/SIGINT the process has exited within this many ms, whatever Redis, PostgreSQL or the network do. */
+  shutdownTimeoutMs: number;
   rateLimit: RateLimitConfig;
   authFailureLimit: AuthFailureLimitConfig;
   webhookAllowPrivateNetworks: boolean;
@@ -89,6 +91,7 @@ export const CONFIG_VARIABLES = [
   'QUEUE_PREFIX',
   'SHARD_COUNT',
   'SHARD_LEASE_MS',
+  'SHUTDOWN_TIMEOUT_MS',
   'RATE_LIMIT_REQUESTS',
   'RATE_LIMIT_WINDOW_SECONDS',
   'AUTH_FAILURE_LIMIT',

@@ -8,7 +8,7 @@ const DESCRIPTIONS: Record<number, string> = {
   403: 'not allowed: `device not paired`, or `forbidden: <reason>` (a disabled customer; a dashboard request without a valid CSRF token or from another origin)',
   404: 'no such resource: `not found`',
   409: 'conflict with the current state: `device not paired`, `webhooks are off for this instance (...)`, or `conflict: <reason>`',
-  410: 'the one-time link has expired or was already used',
+  410: 'gone: a one-time dashboard link that expired or was used, or an event cursor older than the retained events (`cursor <n> is older than the retained events: ... the oldest available sequence is <m>`)',
   413: 'request body too large',
   422: 'idempotency key reused with a different request',
   429: 'rate limited; see the Retry-After header',

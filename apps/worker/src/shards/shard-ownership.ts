@@ -58,6 +58,8 @@ const DEFAULT_REBALANCE_EVERY_MS = 2_000;
 const SAFETY_MARGIN_RATIO = 0.2;
 /** Bounds each Redis call made while stopping, so shutdown finishes with Redis gone; leases then simply expire. */
 const STOP_REDIS_TIMEOUT_MS = 2_000;
+/** ioredis connection states in which no command can be answered until a reconnect succeeds. */
+const DISCONNECTED = new Set(['reconnecting', 'close', 'end']);
 
 const ACQUIRE_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return false end
@@ -454,8 +456,9 @@ export class ShardOwnership {
     return sentAt + this.leaseMs - this.safetyMarginMs;
   }
 
+  /** While the connection is down a call cannot succeed before it reconnects: waiting for it would only delay a shutdown. */
   private stopTimeoutMs(): number {
-    return Math.min(this.leaseMs, STOP_REDIS_TIMEOUT_MS);
+    return DISCONNECTED.has(this.redis.status) ? 0 : Math.min(this.leaseMs, STOP_REDIS_TIMEOUT_MS);
   }
 
   private allShards(): number[] {

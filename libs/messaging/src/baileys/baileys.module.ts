@@ -7,6 +7,7 @@ import { BAILEYS_PORTS } from './baileys-ports';
 import { BaileysDriver } from './session/baileys.driver';
 import { DEFAULT_BAILEYS_WAITS, type BaileysLibraryLoader, type BaileysLogger, type BaileysSettings } from './session/baileys-settings';
 import { BAILEYS_LIBRARY, BAILEYS_LOGGER, BAILEYS_SETTINGS } from './session/baileys-tokens';
+import { libraryLoader, testNetworkRootKey } from './session/test-network-seam';
 
 export function baileysSettings(config: AppConfig): BaileysSettings {
   return { webSocketUrl: config.baileysWebSocketUrl, ...DEFAULT_BAILEYS_WAITS };
@@ -23,7 +24,12 @@ export function baileysLogger(config: AppConfig): BaileysLogger {
   imports: [MessagingModule],
   providers: [
     BaileysDriver,
-    { provide: BAILEYS_LIBRARY, useValue: loadBaileys satisfies BaileysLibraryLoader },
+    {
+      provide: BAILEYS_LIBRARY,
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig): BaileysLibraryLoader =>
+        libraryLoader(loadBaileys, testNetworkRootKey(process.env, config.baileysWebSocketUrl)),
+    },
     { provide: BAILEYS_SETTINGS, inject: [APP_CONFIG], useFactory: baileysSettings },
     { provide: BAILEYS_LOGGER, inject: [APP_CONFIG], useFactory: baileysLogger },
     ...BAILEYS_PORTS,

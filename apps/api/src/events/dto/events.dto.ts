@@ -25,7 +25,8 @@ function IsWholeNumberIn(min: number, max: number, message: string): PropertyDec
 export class EventStreamQueryDto {
   /**
    * Start after this sequence number: `0` replays everything still in the log. Ignored when the `Last-Event-ID`
-   * header is sent. Without either, the stream starts with the next new event.
+   * header is sent. Without either, the stream starts with the next new event. If events after it were pruned (older
+   * than the retention time), the stream opens with an `event: gap` message and continues from the oldest event kept.
    */
   @ApiPropertyOptional({ type: 'integer', minimum: 0 })
   @IsOptional()
@@ -35,7 +36,11 @@ export class EventStreamQueryDto {
 }
 
 export class EventPageQueryDto {
-  /** Return events with a sequence number above this one; `0` (the default) starts at the oldest event still kept. */
+  /**
+   * Return events with a sequence number above this one; `0` (the default) starts at the oldest event still kept. A
+   * cursor whose next events were already pruned (older than the retention time) is answered `410` naming the oldest
+   * sequence still available.
+   */
   @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
   @IsOptional()
   @Transform(digitsToNumber)

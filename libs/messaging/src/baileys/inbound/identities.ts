@@ -44,14 +44,27 @@ export class Identities {
     this.carried.set(pair.lid, pair.pn);
   }
 
-  /** Fills in, with one lookup, the phone numbers Baileys knows for LIDs the batch names without one. */
-  async lookUp(lids: Iterable<string>, socket: BaileysSocket): Promise<void> {
+  /**
+   * Fills in, with one lookup each way, the phone numbers Baileys knows for LIDs the batch names without one and the
+   * LIDs it has stored for phone numbers named alone (a receipt from a phone-number chat carries no LID).
+   */
+  async lookUp(people: Iterable<string>, socket: BaileysSocket): Promise<void> {
+    const users = [...new Set([...people].map((jid) => this.user(jid)))];
     const lookup = lidLookup(socket);
-    const unknown = [...new Set([...lids].map((lid) => this.user(lid)))].filter((lid) => this.lib.isLidUser(lid) && !this.pnOfLid.has(lid));
-    if (!lookup || unknown.length === 0) return;
-    for (const { lid, pn } of (await lookup(unknown)) ?? []) {
-      const pair = this.ordered(lid, pn);
-      if (pair && !this.pnOfLid.has(pair.lid)) this.link(pair.lid, pair.pn);
+    const unknownLids = users.filter((lid) => this.lib.isLidUser(lid) && !this.pnOfLid.has(lid));
+    if (lookup && unknownLids.length > 0) {
+      for (const { lid, pn } of (await lookup(unknownLids)) ?? []) {
+        const pair = this.ordered(lid, pn);
+        if (pair && !this.pnOfLid.has(pair.lid)) this.link(pair.lid, pair.pn);
+      }
+    }
+    const unknownPns = users.filter((pn) => this.lib.isPnUser(pn) && !this.lidOfPn.has(pn) && !this.isSelf(pn));
+    const stored = storedLids(socket);
+    if (!stored || unknownPns.length === 0) return;
+    const lidUsers = await stored(unknownPns.map((pn) => pn.split('@')[0]));
+    for (const pn of unknownPns) {
+      const lidUser = lidUsers[pn.split('@')[0]];
+      if (typeof lidUser === 'string' && lidUser) this.link(`${lidUser}@lid`, pn);
     }
   }
 
@@ -109,6 +122,15 @@ export class Identities {
     if (this.lib.isPnUser(a) && this.lib.isLidUser(b)) return { lid: b, pn: a };
     return undefined;
   }
+}
+
+/**
+ * The LID users Baileys stored for phone-number users (`lid-mapping` keys), read locally: Baileys' own PN → LID lookup
+ * would ask the network for every unknown number, which an event batch must not do.
+ */
+function storedLids(socket: BaileysSocket): ((pnUsers: string[]) => Promise<Record<string, unknown>>) | undefined {
+  const keys = (socket as Partial<BaileysSocket>).authState?.keys;
+  return keys ? async (pnUsers) => keys.get('lid-mapping', pnUsers) : undefined;
 }
 
 /** Baileys' LID mapping store answers from its cache and the auth keys; it never asks the network for LID → PN. */

@@ -4,7 +4,7 @@ import type { BaileysContext, InboundSink } from '../baileys-context';
 import type { BaileysEvents, BaileysLibrary } from '../baileys-library';
 import { discoverPairs } from './discover-pairs';
 import { Identities } from './identities';
-import { lidsIn } from './lid-scan';
+import { peopleIn } from './lid-scan';
 import { MessageLedger } from './message-ledger';
 import type { SocketMemory } from './socket-memory';
 
@@ -35,11 +35,11 @@ export class InboundBatch {
     const who = new Identities(context.lib, context.selfJid, context.selfLid);
     discoverPairs(events, who);
     const batch = new InboundBatch(context, who, memory, logger, sink);
-    await batch.resolve(lidsIn(events));
+    await batch.resolve(peopleIn(events));
     return batch;
   }
 
-  /** Looks up the phone numbers of LIDs met outside the batch's own payloads (a stored message's sender, say). */
+  /** Looks up the other identity of people the batch names by one only (also a stored message's sender, say). */
   async resolve(jids: Iterable<string>): Promise<void> {
     try {
       await this.who.lookUp(jids, this.context.socket);

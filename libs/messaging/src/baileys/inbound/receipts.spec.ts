@@ -105,3 +105,28 @@ describe('message-receipt.update', () => {
     ]);
   });
 });
+
+describe('1:1 receipts from a chat named by phone number', () => {
+  it('name the reader with the LID Baileys stored for the number (found by the protocol-level e2e: it was left out)', async () => {
+    const harness = inboundHarness({ storedLidMappings: { [BOB.phone]: BOB.lid.split('@')[0] } });
+    const calls = await harness.deliver({
+      'messages.update': [
+        { key: { remoteJid: BOB.pn, id: '3EB00000000000PN0001', fromMe: true }, update: { status: 3, messageTimestamp: 1763800060 } },
+      ],
+    });
+    expect(eventsIn(calls)).toEqual([
+      {
+        eventType: 'message_read',
+        data: {
+          chatId: BOB.pn,
+          sender: senderOf(BOB),
+          messageSender: ME,
+          isGroup: false,
+          messageIds: ['3EB00000000000PN0001'],
+          time: '2025-11-22T08:27:40.000Z',
+          receiptType: 'delivered',
+        },
+      },
+    ]);
+  });
+});

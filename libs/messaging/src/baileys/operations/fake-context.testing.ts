@@ -4,6 +4,9 @@ import type { SandboxStatusMedia } from '../../sandbox/status-media';
 import type { BaileysContext } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket } from '../baileys-library';
 import { bufferJson } from '../buffer-json';
+import { boom, MemoryNetworkMessages } from '../testing/kit';
+
+export { boom };
 import { BaileysOperations } from './baileys-operations';
 import { BaileysCallOperations } from './call-operations';
 import { BaileysChatOperations } from './chat-operations';
@@ -20,17 +23,6 @@ export const INSTANCE = 'inst-1';
 export const SELF = '447700900001@s.whatsapp.net';
 export const SELF_DEVICE = '447700900001:7@s.whatsapp.net';
 export const SELF_LID = '100000000000001@lid';
-
-/** A Baileys error as `@hapi/boom` builds it: IQ errors carry the network's code in `data` and stay at 500. */
-export function boom(message: string, options: { statusCode?: number; data?: unknown } = {}): Error {
-  const statusCode = options.statusCode ?? 500;
-  return Object.assign(new Error(message), {
-    isBoom: true,
-    isServer: statusCode >= 500,
-    data: options.data ?? null,
-    output: { statusCode, payload: { statusCode, error: 'Error', message }, headers: {} },
-  });
-}
 
 /** What the network answers a refused IQ with, as Baileys' `assertNodeErrorFree` throws it. */
 export function iqError(code: number, text: string): Error {
@@ -64,35 +56,8 @@ export function storedMessage(input: StoredMessageInput): NetworkMessageRecord {
   };
 }
 
-/** The message store in memory, answering as NetworkMessageRepository does. */
-export class MemoryMessages {
-  readonly forgotten: string[] = [];
-
-  constructor(private records: NetworkMessageRecord[] = []) {}
-
-  latest(_instanceId: string, chatJid: string | string[], limit: number): Promise<NetworkMessageRecord[]> {
-    return Promise.resolve(
-      this.records
-        .filter((record) => inChats(record, chatJid))
-        .sort((a, b) => b.sentAt.getTime() - a.sentAt.getTime())
-        .slice(0, limit),
-    );
-  }
-
-  find(_instanceId: string, id: string, chatJid?: string | string[]): Promise<NetworkMessageRecord | null> {
-    return Promise.resolve(this.records.find((record) => record.id === id && (!chatJid || inChats(record, chatJid))) ?? null);
-  }
-
-  forgetChat(_instanceId: string, chatJid: string | string[]): Promise<void> {
-    this.forgotten.push(...[chatJid].flat());
-    this.records = this.records.filter((record) => !inChats(record, chatJid));
-    return Promise.resolve();
-  }
-}
-
-function inChats(record: NetworkMessageRecord, chatJid: string | string[]): boolean {
-  return [chatJid].flat().includes(record.chatJid);
-}
+/** The message store in memory (the kit's), under the name these specs know. */
+export { MemoryNetworkMessages as MemoryMessages };
 
 export interface FakeParts {
   socket?: Record<string, unknown>;
@@ -104,8 +69,8 @@ export interface FakeParts {
  * A context around a fake socket: only the socket methods a spec stubs exist. The account is registered with a name,
  * device 7 and a LID, as after pairing.
  */
-export function fakeContext(parts: FakeParts = {}): BaileysContext & { store: MemoryMessages } {
-  const store = new MemoryMessages(parts.messages);
+export function fakeContext(parts: FakeParts = {}): BaileysContext & { store: MemoryNetworkMessages } {
+  const store = new MemoryNetworkMessages(parts.messages);
   const socket = {
     authState: { creds: { me: { id: SELF_DEVICE, name: 'Gateway', lid: '100000000000001:7@lid' } } },
     signalRepository: { lidMapping: { getLIDForPN: () => Promise.resolve(null), getPNForLID: () => Promise.resolve(null) } },

@@ -1,8 +1,8 @@
 import type { ChatModification, proto } from '@whiskeysockets/baileys';
-import type { NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
+import type { NetworkMessageRepository } from '@app/database';
 import type { BaileysContext } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
-import { bufferJson } from '../buffer-json';
+import { MemoryNetworkMessages } from '../testing/kit';
 
 /** For specs: a fake Baileys package, socket and message store, shaped like Baileys 7.0.0-rc14's. */
 
@@ -134,39 +134,10 @@ export function fakeSocket() {
 
 export type FakeSocket = ReturnType<typeof fakeSocket>;
 
-/** The recent-message store, in memory. */
-export class FakeMessageStore {
-  readonly records: NetworkMessageRecord[] = [];
+/** The recent-message store, in memory (the kit's), under the name these specs know. */
+export { MemoryNetworkMessages as FakeMessageStore };
 
-  /** Keeps a message as inbound mapping does: Baileys JSON, with the sender of a group message. */
-  keep(message: WAMessage): void {
-    this.records.push({
-      id: message.key.id as string,
-      chatJid: message.key.remoteJid as string,
-      fromMe: message.key.fromMe === true,
-      senderJid: message.key.fromMe ? null : (message.key.participant ?? null),
-      sentAt: new Date(Number(message.messageTimestamp) * 1000),
-      data: bufferJson.stringify(message),
-    });
-  }
-
-  /** The messages saved through the repository, as Baileys JSON parsed back. */
-  saved(): WAMessage[] {
-    return this.records.map((record) => bufferJson.parse<WAMessage>(record.data));
-  }
-
-  find(_instanceId: string, id: string, chatJid?: string | string[]): Promise<NetworkMessageRecord | null> {
-    const chats = chatJid === undefined ? undefined : [chatJid].flat();
-    return Promise.resolve(this.records.find((record) => record.id === id && (!chats || chats.includes(record.chatJid))) ?? null);
-  }
-
-  save(_instanceId: string, messages: NetworkMessageRecord[]): Promise<void> {
-    for (const message of messages) if (!this.records.some((record) => record.id === message.id)) this.records.push(message);
-    return Promise.resolve();
-  }
-}
-
-export function fakeContext(socket: FakeSocket, store: FakeMessageStore): BaileysContext {
+export function fakeContext(socket: FakeSocket, store: MemoryNetworkMessages): BaileysContext {
   return {
     instanceId: 'ins_1',
     socket: socket as unknown as BaileysSocket,

@@ -1,12 +1,13 @@
 import { Logger } from '@nestjs/common';
 import type { NormalisedEvent, StoreFacts } from '@app/contracts';
-import type { NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
+import type { NetworkMessageRepository } from '@app/database';
 import type { proto } from '@whiskeysockets/baileys';
 import type { BaileysContext, InboundSink } from '../../baileys-context';
 import type { BaileysEvents, BaileysLibrary, BaileysSocket } from '../../baileys-library';
 import { BaileysInbound } from '../baileys-inbound';
 import { CallOrigins } from '../../call-origins';
 import { RecentIds } from '../recent-ids';
+import { MemoryNetworkMessages } from '../../testing/kit';
 
 /*
  * Stand-ins for the Baileys package and socket, for unit tests (Jest cannot load the ES-module package). The JID and
@@ -94,38 +95,34 @@ export const fakeLibrary = {
   },
 } as unknown as BaileysLibrary;
 
-/** The message store, in memory, with the repository's semantics (the first copy of a message wins). */
-export class InMemoryNetworkMessages {
-  readonly records = new Map<string, NetworkMessageRecord & { instanceId: string }>();
-
-  save(instanceId: string, messages: NetworkMessageRecord[]): Promise<void> {
-    for (const message of messages) {
-      const key = `${instanceId}|${message.chatJid}|${message.id}`;
-      if (!this.records.has(key)) this.records.set(key, { ...message, instanceId });
-    }
-    return Promise.resolve();
-  }
-
-  find(instanceId: string, id: string, chatJid?: string): Promise<NetworkMessageRecord | null> {
-    const found = [...this.records.values()].find(
-      (record) => record.instanceId === instanceId && record.id === id && (!chatJid || record.chatJid === chatJid),
-    );
-    if (!found) return Promise.resolve(null);
-    const { instanceId: _instance, ...record } = found;
-    return Promise.resolve(record);
-  }
-
-  ids(): string[] {
-    return [...this.records.values()].map((record) => record.id);
-  }
-}
+/** The message store, in memory (the kit's), under the name these specs know. */
+export { MemoryNetworkMessages as InMemoryNetworkMessages };
 
 /** The socket's `ev.process` and its LID mapping store; `emit` hands a batch over as Baileys' event buffer does. */
 export class FakeSocket {
   private readonly handlers: ((events: Partial<BaileysEvents>) => Promise<void>)[] = [];
   readonly lookedUp: string[][] = [];
 
-  constructor(private readonly knownPairs: Record<string, string> = {}) {}
+  constructor(
+    private readonly knownPairs: Record<string, string> = {},
+    /** Baileys' stored `lid-mapping` keys (phone-number user → LID user), when the test gives the socket an auth state. */
+    storedLidMappings?: Record<string, string>,
+  ) {
+    if (storedLidMappings) {
+      this.authState = {
+        keys: {
+          get: (type: string, ids: string[]) =>
+            Promise.resolve(
+              type === 'lid-mapping'
+                ? Object.fromEntries(ids.filter((id) => storedLidMappings[id]).map((id) => [id, storedLidMappings[id]]))
+                : {},
+            ),
+        },
+      };
+    }
+  }
+
+  readonly authState?: { keys: { get(type: string, ids: string[]): Promise<Record<string, string>> } };
 
   readonly ev = {
     process: (handler: (events: Partial<BaileysEvents>) => Promise<void>) => {
@@ -182,7 +179,7 @@ export const INSTANCE_ID = 'ins_inbound';
 export interface Harness {
   inbound: BaileysInbound;
   socket: FakeSocket;
-  store: InMemoryNetworkMessages;
+  store: MemoryNetworkMessages;
   sink: RecordingSink;
   context: BaileysContext;
   sent: RecentIds;
@@ -190,12 +187,14 @@ export interface Harness {
   deliver(events: Partial<BaileysEvents>): Promise<SinkCall[]>;
 }
 
-export function inboundHarness(options: { knownPairs?: Record<string, string>; selfLid?: string | null } = {}): Harness {
+export function inboundHarness(
+  options: { knownPairs?: Record<string, string>; selfLid?: string | null; storedLidMappings?: Record<string, string> } = {},
+): Harness {
   // What the mapping leaves out it logs at debug level; the tests assert on what it reports instead.
   Logger.overrideLogger(['warn', 'error']);
   const inbound = new BaileysInbound();
-  const socket = new FakeSocket(options.knownPairs);
-  const store = new InMemoryNetworkMessages();
+  const socket = new FakeSocket(options.knownPairs, options.storedLidMappings);
+  const store = new MemoryNetworkMessages();
   const sink = new RecordingSink();
   const sent = new RecentIds();
   const context: BaileysContext = {

@@ -4,14 +4,9 @@ import type { BaileysLibrary, BaileysSocket } from '../../baileys-library';
 type EventBatch = Partial<BaileysEventMap>;
 type BatchHandler = (events: EventBatch) => void | Promise<void>;
 
-/** An error as Baileys closes a socket with: a Boom carrying the disconnect code. */
-export function boom(message: string, statusCode: number, data?: unknown): Error {
-  return Object.assign(new Error(message), {
-    isBoom: true,
-    output: { statusCode, payload: { statusCode, error: 'Error', message }, headers: {} },
-    data,
-  });
-}
+import { boom } from '../../testing/kit';
+
+export { boom };
 
 /** What `initAuthCreds()` returns, byte sizes and all (the key bytes are fixed so tests can compare them). */
 export function freshCreds(): AuthenticationCreds {

@@ -1,0 +1,195 @@
+#!/usr/bin/env node
+// How many connected real-network (Baileys) instances one worker holds, and their memory each: every instance is
+// paired by QR through the fake WhatsApp Web network (test/support/protocol-network) over the real protocol (Noise
+// handshake, login, pre-key upload), then the worker restarts and resumes all of them from PostgreSQL.
+// Bounded, loopback only; needs `npm run build` first.
+//
+//   node bench/real-driver.mjs [instances=50] [parallel pairings=8]
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import pg from 'pg';
+import {
+  createDatabase,
+  deleteRedisPrefix,
+  dropDatabase,
+  ensurePostgres,
+  ensureRedis,
+  findFreePort,
+  waitForHttp,
+  withDatabase,
+} from '../scripts/lib/services.mjs';
+
+const root = resolve(import.meta.dirname, '..');
+const count = Number(process.argv[2] ?? 50);
+const parallel = Number(process.argv[3] ?? 8);
+const workerMain = join(root, 'dist/apps/worker/src/main.js');
+const apiMain = join(root, 'dist/apps/api/src/main.js');
+if (!existsSync(workerMain) || !existsSync(apiMain)) throw new Error('run `npm run build` first');
+
+const tag = randomBytes(4).toString('hex');
+const postgres = await ensurePostgres({
+  url: [process.env.DATABASE_URL, 'postgresql://postgres@127.0.0.1:5432/postgres'].filter(Boolean),
+  dataDir: join(root, '.test-tmp/pg'),
+});
+const redis = await ensureRedis({
+  url: [process.env.REDIS_URL, 'redis://127.0.0.1:6379'].filter(Boolean),
+  dir: join(root, '.test-tmp/redis'),
+});
+const database = `mgw_bench_${tag}`;
+const prefix = `mgwbench${tag}`;
+await createDatabase(postgres.url, database);
+const databaseUrl = withDatabase(postgres.url, database);
+const adminKey = randomBytes(24).toString('hex');
+const env = {
+  ...process.env,
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: redis.url,
+  QUEUE_PREFIX: prefix,
+  ADMIN_API_KEY: adminKey,
+  ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  LOG_LEVEL: 'error',
+  SHARD_LEASE_MS: '15000',
+  MAX_INSTANCES_PER_CUSTOMER: String(Math.max(count, 100)),
+};
+const db = new pg.Client({ connectionString: databaseUrl });
+const children = [];
+
+function rssKb(pid) {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return Number(line.replace(/\D/g, ''));
+}
+
+function stopper(child) {
+  return () => new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM'))));
+}
+
+async function startFakeNetwork() {
+  const child = spawn(process.execPath, [join(root, 'test/support/protocol-network/main.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
+  const line = await new Promise((done) => createInterface({ input: child.stdout }).once('line', done));
+  return { ...JSON.parse(line), stop: stopper(child) };
+}
+
+async function startApp(main, portVariable, extra = {}) {
+  const port = await findFreePort();
+  const child = spawn(process.execPath, ['--expose-gc', main], {
+    env: { ...env, PORT: '0', WORKER_HEALTH_PORT: '0', [portVariable]: String(port), ...extra },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  await waitForHttp(`http://127.0.0.1:${port}/health/ready`, 60_000);
+  return { child, url: `http://127.0.0.1:${port}`, stop: stopper(child) };
+}
+
+async function call(url, method, path, headers, body) {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: { ...headers, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+async function connectedCount() {
+  const { rows } = await db.query("SELECT count(*)::int AS n FROM instances WHERE status = 'connected'");
+  return rows[0].n;
+}
+
+async function until(check, limitMs, what) {
+  const started = Date.now();
+  while (Date.now() - started < limitMs) {
+    if (await check()) return (Date.now() - started) / 1000;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`${what} not within ${limitMs / 1000} s`);
+}
+
+async function settledRss(pid) {
+  await new Promise((r) => setTimeout(r, 5000));
+  return rssKb(pid);
+}
+
+try {
+  const migrate = spawnSync(process.execPath, [join(root, 'scripts/migrate.mjs')], { env, stdio: 'inherit' });
+  if (migrate.status !== 0) throw new Error('migration failed');
+  await db.connect();
+  const network = await startFakeNetwork();
+  const workerEnv = { BAILEYS_WS_URL: network.webSocketUrl, BAILEYS_TEST_NETWORK_ROOT_KEY: network.rootPublicKey };
+
+  const idle = await startApp(workerMain, 'WORKER_HEALTH_PORT', workerEnv);
+  const idleRss = await settledRss(idle.child.pid);
+  const api = await startApp(apiMain, 'PORT');
+  const customer = await call(api.url, 'POST', '/admin/customers', { 'X-Admin-Key': adminKey }, { name: 'bench' });
+
+  // Pairing: each instance shows the QR the fake network issued, and the fake phone scans it.
+  const pairStarted = Date.now();
+  let next = 0;
+  const pairOne = async () => {
+    while (next < count) {
+      const n = next++;
+      const instance = await call(
+        api.url,
+        'POST',
+        '/account/instances',
+        { 'X-Api-Key': customer.apiKey },
+        { name: `bench ${n}`, sandbox: false },
+      );
+      const headers = { 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id };
+      // Right after the worker starts (shards being claimed, Baileys loading) a QR request may find no session yet.
+      let code;
+      for (let attempt = 1; !code; attempt += 1) {
+        try {
+          ({ code } = await call(api.url, 'GET', '/session/qr/text', headers));
+        } catch (error) {
+          if (attempt >= 10 || !String(error.message).includes(' 503 ')) throw error;
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      }
+      await call(network.controlUrl, 'POST', '/phone/scan', {}, { qr: code, phone: `4477${String(n).padStart(8, '0')}` });
+    }
+  };
+  await Promise.all(Array.from({ length: parallel }, pairOne));
+  const pairSeconds = await until(async () => (await connectedCount()) >= count, 300_000, `all ${count} instances connected`);
+  const pairedIn = (Date.now() - pairStarted) / 1000;
+  const loadedRss = await settledRss(idle.child.pid);
+  await idle.stop();
+
+  // Resume: a fresh worker logs every instance in again from the credentials in PostgreSQL.
+  await db.query("UPDATE instances SET status = 'disconnected'");
+  const restarted = await startApp(workerMain, 'WORKER_HEALTH_PORT', workerEnv);
+  const resumeSeconds = await until(async () => (await connectedCount()) >= count, 300_000, `all ${count} instances resumed`);
+  const resumedRss = await settledRss(restarted.child.pid);
+  await Promise.all([restarted.stop(), api.stop(), network.stop()]);
+
+  console.log('');
+  console.log(`real instances (Baileys over the fake network)  ${count}`);
+  console.log(
+    `paired by QR (${parallel} at a time)               ${pairedIn.toFixed(1)} s (last link up ${pairSeconds.toFixed(1)} s after the last scan)`,
+  );
+  console.log(`worker RSS idle                                ${(idleRss / 1024).toFixed(1)} MiB`);
+  console.log(`worker RSS with all connected                  ${(loadedRss / 1024).toFixed(1)} MiB`);
+  // The idle worker has not loaded Baileys yet (it loads on the first connect): the figure includes its share of that.
+  console.log(
+    `memory per connected real instance             ${((loadedRss - idleRss) / count).toFixed(0)} KiB (Baileys' own load included)`,
+  );
+  console.log(
+    `all resumed after a worker restart             ${resumeSeconds.toFixed(1)} s (${(count / resumeSeconds).toFixed(1)} instances/s)`,
+  );
+  console.log(
+    `worker RSS after the resume                    ${(resumedRss / 1024).toFixed(1)} MiB (${((resumedRss - idleRss) / count).toFixed(0)} KiB each)`,
+  );
+} finally {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await db.end().catch(() => {});
+  await dropDatabase(postgres.url, database).catch(() => {});
+  await deleteRedisPrefix(redis.url, prefix).catch(() => {});
+  await postgres.stop?.();
+  await redis.stop?.();
+}

@@ -1,0 +1,133 @@
+import { shardOf } from '@app/contracts';
+import { startApi, type RunningApi } from './support/api-harness';
+import { subPrefix } from './support/environment';
+import { eventLog, eventually } from './support/event-log';
+import { createCustomer, createInstance, type CreatedInstance } from './support/fixtures';
+import { Http } from './support/http';
+import { headersOf, waitForStatus } from './support/instance-world';
+import { spawnApp, type AppProcess } from './support/processes';
+import { FakeNetworkProcess } from './support/protocol-network/fake-network';
+
+const LEASE_MS = 8_000;
+const SHARDS = 4;
+const ME = '447700900200';
+const ANN_PHONE = '447700900123';
+const ANN = `${ANN_PHONE}@s.whatsapp.net`;
+
+async function shardsOf(worker: AppProcess): Promise<number[]> {
+  try {
+    const response = await fetch(`${worker.url}/status`);
+    return response.ok ? ((await response.json()) as { shards: number[] }).shards : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Takeover of a real instance: the worker holding a connected instance dies (kill -9) and another one resumes it from
+ * the credentials and Signal sessions in PostgreSQL only. If any key write had been lost, the next message in either
+ * direction would fail to decrypt (Bad MAC) on one side of the fake network.
+ */
+describe('a real instance taken over by another worker after kill -9 (fake network on loopback)', () => {
+  let network: FakeNetworkProcess;
+  let api: RunningApi;
+  let http: Http;
+  const workers: AppProcess[] = [];
+
+  beforeAll(async () => {
+    const prefix = subPrefix('takeover');
+    network = await FakeNetworkProcess.start();
+    api = await startApi({ queuePrefix: prefix, shardCount: SHARDS });
+    http = new Http(api.url, { checkSpec: false });
+    const env = { ...network.workerEnv(), QUEUE_PREFIX: prefix, SHARD_LEASE_MS: String(LEASE_MS), SHARD_COUNT: String(SHARDS) };
+    workers.push(...(await Promise.all([spawnApp('worker', env), spawnApp('worker', env)])));
+    await eventually(
+      async () => Promise.all(workers.map(shardsOf)),
+      (owned) => owned.flat().length === SHARDS && owned.every((shards) => shards.length > 0),
+      20_000,
+    );
+    await network.addContact(ANN_PHONE, 'Ann', '123456789012345@lid');
+  });
+
+  afterAll(async () => {
+    await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
+    await api?.close();
+    await network?.stop();
+  });
+
+  const messagesOf = async (instance: CreatedInstance) =>
+    (await eventLog(instance.id)).filter((event) => event.eventType === 'message').map((event) => event.data);
+
+  it('resumes from PostgreSQL: the next inbound message decrypts and the next send is decryptable by the contact', async () => {
+    const customer = await createCustomer(http, 'Takeover Co');
+    const instance = await createInstance(http, customer.apiKey, { name: 'taken over', sandbox: false });
+    const qr = await http.get('/session/qr/text', headersOf(instance));
+    expect(qr.status).toBe(200);
+    const { deviceJid } = await network.scan((qr.body as { code: string }).code, ME);
+    await waitForStatus(http, instance, (status) => status.isConnected);
+
+    // Sessions in both directions, ratcheted a few times in turn, the last step right before the kill.
+    for (let round = 1; round <= 2; round += 1) {
+      const sent = await http.post('/messages/text', { to: ANN_PHONE, message: `before ${round}` }, headersOf(instance));
+      expect(sent.status).toBe(201);
+      await eventually(
+        () => network.inbox(ANN_PHONE),
+        (entries) => entries.some((entry) => entry.id === (sent.body as { id: string }).id),
+      );
+      await network.sendFromContact(ANN_PHONE, deviceJid, { conversation: `inbound before ${round}` });
+      await eventually(
+        () => messagesOf(instance),
+        (messages) => messages.some((message) => message.text === `inbound before ${round}`),
+      );
+    }
+    const inboxBefore = await network.inbox(ANN_PHONE);
+    expect(inboxBefore.filter((entry) => entry.error)).toEqual([]);
+    expect(inboxBefore.map((entry) => (entry.message?.extendedTextMessage as { text?: string } | undefined)?.text)).toEqual([
+      'before 1',
+      'before 2',
+    ]);
+
+    const shard = shardOf(instance.id, SHARDS);
+    const owned = await Promise.all(workers.map(shardsOf));
+    const owner = workers[owned.findIndex((shards) => shards.includes(shard))];
+    const survivor = workers.find((worker) => worker !== owner)!;
+    const loginsBefore = (await network.device(deviceJid)).logins;
+    await owner.stop('SIGKILL');
+
+    // The survivor takes the shard over after the lease runs out and logs the device in again.
+    const device = await eventually(
+      () => network.device(deviceJid),
+      (found) => found.connected && found.logins > loginsBefore,
+      LEASE_MS + 15_000,
+    );
+    expect(device).toMatchObject({ linked: true, connected: true, logins: loginsBefore + 1 });
+    expect(await shardsOf(survivor)).toContain(shard);
+    expect(await waitForStatus(http, instance, (status) => status.isConnected)).toEqual({
+      isConnected: true,
+      isLoggedIn: true,
+      deviceId: deviceJid,
+    });
+
+    await network.sendFromContact(ANN_PHONE, deviceJid, { conversation: 'inbound after the takeover' });
+    const messages = await eventually(
+      () => messagesOf(instance),
+      (found) => found.some((message) => message.text === 'inbound after the takeover'),
+    );
+    expect(messages.find((message) => message.text === 'inbound after the takeover')).toMatchObject({
+      chatId: ANN,
+      type: 'text',
+      sender: { id: ANN, phone: ANN_PHONE, isMe: false },
+    });
+    expect(survivor.output()).not.toMatch(/Bad MAC|No session|Invalid PreKey/);
+
+    const after = await http.post('/messages/text', { to: ANN_PHONE, message: 'after the takeover' }, headersOf(instance));
+    expect(after.status).toBe(201);
+    const inbox = await eventually(
+      () => network.inbox(ANN_PHONE),
+      (entries) => entries.some((entry) => entry.id === (after.body as { id: string }).id),
+    );
+    const received = inbox.find((entry) => entry.id === (after.body as { id: string }).id)!;
+    expect(received.error).toBeUndefined();
+    expect(received.message).toMatchObject({ extendedTextMessage: { text: 'after the takeover' } });
+  });
+});

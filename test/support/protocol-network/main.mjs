@@ -1,0 +1,46 @@
+// Runs the fake WhatsApp Web network on 127.0.0.1 as its own process (Baileys is ESM; Jest cannot load it) and prints
+// one JSON line with its addresses and root key. Tests drive it through the small HTTP control API below.
+import { createServer } from 'node:http';
+import { WebSocketServer } from 'ws';
+import { makeCertificateAuthority } from './noise.mjs';
+import { FakeNetwork } from './network.mjs';
+import { controlRoutes } from './control.mjs';
+
+const verbose = process.env.FAKE_NETWORK_VERBOSE === '1';
+const network = new FakeNetwork(makeCertificateAuthority(), (line) => verbose && process.stderr.write(`fake-network: ${line}\n`));
+const routes = controlRoutes(network);
+
+const server = createServer(async (request, response) => {
+  const url = new URL(request.url ?? '/', 'http://fake');
+  const chunks = [];
+  for await (const chunk of request) chunks.push(chunk);
+  const reply = (status, body) => {
+    response.writeHead(status, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(body ?? null));
+  };
+  try {
+    const key = `${request.method} ${url.pathname}`;
+    const route = routes.find(([pattern]) => pattern.test(key));
+    if (!route) return reply(404, { error: `no route ${key}` });
+    const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : {};
+    reply(200, await route[1]({ body, match: key.match(route[0]), query: url.searchParams }));
+  } catch (error) {
+    reply(error.status ?? 500, { error: String(error.message ?? error) });
+  }
+});
+
+const sockets = new WebSocketServer({ server, path: '/ws/chat' });
+sockets.on('connection', (socket) => network.attach(socket));
+
+server.listen(Number(process.env.FAKE_NETWORK_PORT ?? 0), '127.0.0.1', () => {
+  const { port } = server.address();
+  process.stdout.write(
+    `${JSON.stringify({
+      webSocketUrl: `ws://127.0.0.1:${port}/ws/chat`,
+      controlUrl: `http://127.0.0.1:${port}`,
+      rootPublicKey: Buffer.from(network.authority.rootPublicKey).toString('hex'),
+    })}\n`,
+  );
+});
+
+for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
