@@ -70,11 +70,13 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('documents a success response on every operation and a 400 wherever a body is taken', () => {
+  it('documents a success response on every operation and a 400 wherever a body, query or path parameter is taken', () => {
     for (const { path, method, operation } of operations()) {
       const codes = Object.keys(operation.responses);
       expect({ path, method, success: codes.some((code) => code.startsWith('2')) }).toEqual({ path, method, success: true });
-      if (operation.requestBody) expect({ path, method, has400: codes.includes('400') }).toEqual({ path, method, has400: true });
+      const takesInput =
+        operation.requestBody || operation.parameters?.some((parameter) => parameter.in === 'path' || parameter.in === 'query');
+      if (takesInput) expect({ path, method, has400: codes.includes('400') }).toEqual({ path, method, has400: true });
     }
   });
 

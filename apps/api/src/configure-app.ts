@@ -4,7 +4,9 @@ import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '@app/config';
 import { ERROR_CATALOGUE } from '@app/contracts';
 import { refuseBodiesWithoutCredentials } from './auth/credentials-before-body';
+import { refuseDeeplyNestedBodies } from './common/body-depth';
 import { ErrorFilter } from './common/error.filter';
+import { StorableTextPipe } from './common/storable-text';
 import { createValidationPipe } from './common/validation';
 import { mountApiDocs } from './openapi';
 
@@ -32,8 +34,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.use(requireJsonBodies);
   app.use(MEDIA_ROUTES, json({ limit: MEDIA_JSON_LIMIT, type: 'application/json' }));
   app.use(json({ limit: JSON_LIMIT, type: 'application/json' }));
+  app.use(refuseDeeplyNestedBodies);
   app.useGlobalFilters(new ErrorFilter());
-  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalPipes(new StorableTextPipe(), createValidationPipe());
   app.enableShutdownHooks();
   mountApiDocs(app);
   return app;
