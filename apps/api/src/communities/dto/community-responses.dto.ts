@@ -61,7 +61,7 @@ export class CommunitySubGroupDto {
 
 /** A new community: its info, plus `id` (the same JID as `communityId`) as clients of the reference API read it. */
 export class CreatedCommunityDto extends CommunityInfoDto {
-  @ApiProperty({ description: 'the new community\'s JID, the same as `communityId`', example: '120363012345678901@g.us' })
+  @ApiProperty({ description: "the new community's JID, the same as `communityId`", example: '120363012345678901@g.us' })
   id!: string;
 }
 

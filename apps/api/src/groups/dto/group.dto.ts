@@ -65,7 +65,7 @@ export class GroupInfoDto {
 
 /** A new group: its info, plus `id` (the same JID as `groupId`) as clients of the reference API read it. */
 export class CreatedGroupDto extends GroupInfoDto {
-  @ApiProperty({ description: 'the new group\'s JID, the same as `groupId`', example: '120363012345678901@g.us' })
+  @ApiProperty({ description: "the new group's JID, the same as `groupId`", example: '120363012345678901@g.us' })
   id!: string;
 }
 

@@ -41,7 +41,9 @@ export class SetPrivacyDto {
     enum: ACCEPTED_PRIVACY_SETTING_NAMES,
     description:
       'which setting to change, by its network name or as `GET /users/me/privacy` spells it: ' +
-      PRIVACY_SETTINGS.map((setting) => (PRIVACY_RESPONSE_NAMES[setting] === setting ? setting : `${setting} or ${PRIVACY_RESPONSE_NAMES[setting]}`)).join(', '),
+      PRIVACY_SETTINGS.map((setting) =>
+        PRIVACY_RESPONSE_NAMES[setting] === setting ? setting : `${setting} or ${PRIVACY_RESPONSE_NAMES[setting]}`,
+      ).join(', '),
   })
   @IsDefined(REQUIRED)
   @IsIn(ACCEPTED_PRIVACY_SETTING_NAMES, oneOf(ACCEPTED_PRIVACY_SETTING_NAMES))
