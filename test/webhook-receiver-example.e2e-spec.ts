@@ -91,9 +91,10 @@ describe('the README webhook receiver (examples/webhook-receiver.mjs)', () => {
       (all) => all.some((line) => line.includes('hello receiver')),
       15_000,
     );
-    expect(lines.filter((line) => line.includes('hello receiver'))).toEqual([
-      expect.stringMatching(/^verified \S+ message: \{.*"text":"hello receiver".*\}$/),
-    ]);
+    // Delivery is at least once, so a slow moment may bring a second copy: every copy verifies, under one webhook-id.
+    const copies = lines.filter((line) => line.includes('hello receiver'));
+    for (const copy of copies) expect(copy).toMatch(/^verified \S+ message: \{.*"text":"hello receiver".*\}$/);
+    expect(new Set(copies.map((copy) => copy.split(' ')[1])).size).toBe(1);
     expect(lines.filter((line) => line.startsWith('rejected'))).toEqual([]);
 
     // The same body signed with another key is refused, and said so.
@@ -109,6 +110,11 @@ describe('the README webhook receiver (examples/webhook-receiver.mjs)', () => {
       body: JSON.stringify({ eventType: 'message', eventData: { text: 'forged' } }),
     });
     expect(forged.status).toBe(401);
-    expect(receiver.lines().at(-1)).toBe('rejected: No matching signature found');
+    // The receiver's output reaches this process through a pipe, possibly after the response.
+    const rejected = await eventually(
+      () => Promise.resolve(receiver.lines().filter((line) => line.startsWith('rejected'))),
+      (found) => found.length > 0,
+    );
+    expect(rejected).toEqual(['rejected: No matching signature found']);
   });
 });
