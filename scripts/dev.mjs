@@ -5,7 +5,10 @@
 //   demo.json        demo customer and sandbox instance with their keys
 //   last-start.json  how long the last cold start took
 //   pg/, redis/      private servers, only when none was reachable
-// DEV_EXIT_WHEN_READY=1 stops everything once the banner is printed (CI uses it to prove the cold start).
+// The demo instance is paired on the sandbox network, webhooks may target loopback (dev only), and the banner prints a
+// first send and a look at the sandbox outbox, ready to paste.
+// DEV_EXIT_WHEN_READY=1 runs the banner's commands as printed, then stops everything (CI uses it to prove the cold
+// start and the first send).
 // With DEV_STATE_DIR set, the run is isolated from a developer's: its own database and queue prefix on shared servers,
 // both removed at exit.
 import { spawn, spawnSync } from 'node:child_process';
@@ -35,6 +38,9 @@ if (!existsSync(join(root, 'node_modules'))) {
 }
 const services = await import('./lib/services.mjs');
 const { ensureDatabaseExists, ensurePostgres, ensureRedis, probePostgres, redactUrl, withDatabase } = services;
+
+/** Loopback, by name and address: what a local webhook receiver listens on. */
+const DEV_WEBHOOK_HOSTS = 'localhost,127.0.0.1,::1';
 
 const cleanups = [];
 const apps = [];
@@ -291,6 +297,42 @@ async function createInstance(baseUrl, apiKey) {
   return { id: instance.id, name: instance.name, apiKey: instance.apiKey };
 }
 
+// A number from the range reserved for drama (UK 07700 900xxx), so the demo never names a real person.
+const DEMO_PHONE = '447700900001';
+const DEMO_CONTACT = '447700900123';
+
+function instanceHeaders(demo) {
+  // The instance's own key where we have it (least privilege), else the customer key.
+  return { 'X-Api-Key': demo.instance.apiKey || demo.customer.apiKey, 'X-Instance-Id': demo.instance.id };
+}
+
+async function sessionStatus(baseUrl, demo) {
+  const response = await fetch(`${baseUrl}/session/status`, { headers: instanceHeaders(demo), signal: AbortSignal.timeout(10_000) });
+  if (response.status !== 200) throw new Error(`GET /session/status answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
+/** Pairs the demo sandbox instance (first start, or a phone-side logout since) and waits until its link is up. */
+async function ensurePaired(baseUrl, demo) {
+  let status = await sessionStatus(baseUrl, demo);
+  if (!status.isLoggedIn) {
+    const response = await fetch(`${baseUrl}/sandbox/pair`, {
+      method: 'POST',
+      headers: { ...instanceHeaders(demo), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ phone: DEMO_PHONE }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (response.status !== 200) throw new Error(`POST /sandbox/pair answered ${response.status}: ${await response.text()}`);
+    log(`paired the demo sandbox instance to +${DEMO_PHONE}`);
+  }
+  const deadline = Date.now() + 30_000;
+  while (!status.isConnected) {
+    if (Date.now() > deadline) throw new Error(`the demo instance did not connect: ${JSON.stringify(status)}`);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+    status = await sessionStatus(baseUrl, demo);
+  }
+}
+
 async function ensureDemo(baseUrl, env) {
   const file = join(stateDir, 'demo.json');
   let demo = readJson(file);
@@ -302,13 +344,27 @@ async function ensureDemo(baseUrl, env) {
   if (demo.instance && !(await instanceExists(baseUrl, demo.customer.apiKey, demo.instance.id))) demo.instance = null;
   demo.instance ??= await createInstance(baseUrl, demo.customer.apiKey);
   writeJson(file, demo);
+  if (demo.instance) await ensurePaired(baseUrl, demo);
   return demo;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Banner and lifecycle
 
-function printBanner({ apiUrl, workerUrl, secrets, demo, signIn, seconds }) {
+/** The banner's copy-paste commands (single-quoted for sh; keys and ids never contain quotes). */
+function tryCommands(apiUrl, demo) {
+  if (!demo.instance) return [['Try', `curl -sS -H 'X-Api-Key: ${demo.customer.apiKey}' ${apiUrl}/account/instances`]];
+  const headers = Object.entries(instanceHeaders(demo))
+    .map(([name, value]) => `-H '${name}: ${value}'`)
+    .join(' ');
+  const body = JSON.stringify({ to: DEMO_CONTACT, message: 'Hello from the gateway' });
+  return [
+    ['Send', `curl -sS ${headers} -H 'Content-Type: application/json' -d '${body}' ${apiUrl}/messages/text`],
+    ['Outbox', `curl -sS ${headers} ${apiUrl}/sandbox/outbox`],
+  ];
+}
+
+function printBanner({ apiUrl, workerUrl, secrets, demo, signIn, seconds, commands }) {
   const rows = [
     ['Dashboard', `${apiUrl}/dashboard`],
     ...(signIn?.link ? [['Invite', `${signIn.link}  (one-time: set a password for ${signIn.email})`]] : []),
@@ -319,13 +375,44 @@ function printBanner({ apiUrl, workerUrl, secrets, demo, signIn, seconds }) {
     ['Admin key', secrets.ADMIN_API_KEY],
     ['Customer', `${demo.customer.id}  key ${demo.customer.apiKey}`],
   ];
-  if (demo.instance) rows.push(['Instance', `${demo.instance.id}${demo.instance.apiKey ? `  key ${demo.instance.apiKey}` : ''}`]);
-  const path = demo.instance ? `/account/instances/${demo.instance.id}` : '/account/instances';
-  rows.push(['Try', `curl -H "X-Api-Key: ${demo.customer.apiKey}" ${apiUrl}${path}`]);
+  if (demo.instance) {
+    rows.push(['Instance', `${demo.instance.id}${demo.instance.apiKey ? `  key ${demo.instance.apiKey}` : ''}`]);
+    rows.push(['', `sandbox, paired to +${DEMO_PHONE}; webhooks may target localhost in dev`]);
+  }
   const line = '-'.repeat(72);
   console.log(`\n${line}\n${paint('1;32', `  Messaging gateway is ready (cold start ${seconds.toFixed(1)} s)`)}\n`);
   for (const [name, value] of rows) console.log(`  ${paint('1', name.padEnd(10))} ${value}`);
-  console.log(`\n  ${exitWhenReady ? 'DEV_EXIT_WHEN_READY=1: stopping now.' : 'Ctrl-C stops everything.'}\n${line}\n`);
+  console.log(`\n  ${paint('1', 'Send a first message, then see what the (simulated) network received:')}\n`);
+  for (const [, command] of commands) console.log(`  ${command}\n`);
+  console.log(`  ${exitWhenReady ? 'DEV_EXIT_WHEN_READY=1: stopping now.' : 'Ctrl-C stops everything.'}\n${line}\n`);
+}
+
+/**
+ * Runs the banner's commands exactly as printed (through sh, as a user pasting them would) and checks what they
+ * answer: the send is accepted and the outbox holds it. CI's cold start (DEV_EXIT_WHEN_READY=1) runs this.
+ */
+async function checkTryCommands(commands) {
+  const runShell = (command) => {
+    const result = spawnSync('sh', ['-c', command], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    if (result.status !== 0) throw new Error(`banner command failed (${result.status}): ${command}\n${result.stderr}`);
+    try {
+      return JSON.parse(result.stdout);
+    } catch {
+      throw new Error(`banner command printed no JSON: ${command}\n${result.stdout}`);
+    }
+  };
+  const byName = Object.fromEntries(commands);
+  if (!byName.Send) return;
+  const sent = runShell(byName.Send);
+  if (typeof sent?.id !== 'string') throw new Error(`the banner's send answered ${JSON.stringify(sent)}`);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const outbox = runShell(byName.Outbox);
+    if (Array.isArray(outbox) && outbox.some((entry) => entry.id === sent.id)) break;
+    if (Date.now() > deadline) throw new Error(`the banner's send ${sent.id} never reached the outbox: ${JSON.stringify(outbox)}`);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+  }
+  log(`checked the banner commands: message ${sent.id} reached the sandbox outbox`);
 }
 
 async function shutdown(code, reason) {
@@ -369,6 +456,9 @@ async function main() {
     PORT: String(port),
     WORKER_HEALTH_PORT: String(workerPort),
     SANDBOX_ENABLED: process.env.SANDBOX_ENABLED ?? 'true',
+    // Dev only: webhooks (and media URLs) may target a receiver on this machine. Production defaults refuse loopback
+    // and private addresses (SSRF protection); only loopback is opened here, and explicit settings win.
+    WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? DEV_WEBHOOK_HOSTS,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
     // Links the API makes (dashboard invites) name the address printed below, whoever asked for them.
     PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
@@ -397,8 +487,12 @@ async function main() {
     apiUrl,
     workerUrl,
   });
-  printBanner({ apiUrl, workerUrl, secrets, demo, signIn, seconds });
-  if (exitWhenReady) await shutdown(0);
+  const commands = tryCommands(apiUrl, demo);
+  printBanner({ apiUrl, workerUrl, secrets, demo, signIn, seconds, commands });
+  if (exitWhenReady) {
+    await checkTryCommands(commands);
+    await shutdown(0);
+  }
 }
 
 main().catch((error) => shutdown(1, `failed: ${error instanceof Error ? error.message : String(error)}`));

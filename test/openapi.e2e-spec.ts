@@ -1,7 +1,18 @@
 import { startApi, type RunningApi } from './support/api-harness';
 import { Http } from './support/http';
 
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  description?: string;
+  schema?: unknown;
+}
+
 interface Operation {
+  summary?: string;
+  description?: string;
+  parameters?: Parameter[];
   security?: Record<string, string[]>[];
   responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
   requestBody?: unknown;
@@ -65,11 +76,13 @@ describe('OpenAPI document', () => {
     }
   });
 
-  it('documents a success response on every operation and a 400 wherever a body is taken', () => {
+  it('documents a success response on every operation and a 400 wherever a body, query or path parameter is taken', () => {
     for (const { path, method, operation } of operations()) {
       const codes = Object.keys(operation.responses);
       expect({ path, method, success: codes.some((code) => code.startsWith('2')) }).toEqual({ path, method, success: true });
-      if (operation.requestBody) expect({ path, method, has400: codes.includes('400') }).toEqual({ path, method, has400: true });
+      const takesInput =
+        operation.requestBody || operation.parameters?.some((parameter) => parameter.in === 'path' || parameter.in === 'query');
+      if (takesInput) expect({ path, method, has400: codes.includes('400') }).toEqual({ path, method, has400: true });
     }
   });
 
@@ -99,6 +112,57 @@ describe('OpenAPI document', () => {
         expect({ path, security: operation.security }).toEqual({ path, security: undefined });
         expect(Object.keys(operation.responses)).toContain('429');
       }
+    }
+  });
+
+  it('requires no header parameter other than the security schemes, and names no parameter twice in one operation', () => {
+    const schemeHeaders = new Set(Object.values(document.components.securitySchemes).map(({ name }) => name.toLowerCase()));
+    const requiredHeaders = operations().flatMap(({ path, method, operation }) =>
+      (operation.parameters ?? [])
+        .filter((parameter) => parameter.in === 'header' && parameter.required && !schemeHeaders.has(parameter.name.toLowerCase()))
+        .map((parameter) => `${method.toUpperCase()} ${path}: ${parameter.name}`),
+    );
+    const repeatedNames = operations().flatMap(({ path, method, operation }) => {
+      const names = (operation.parameters ?? []).map((parameter) => parameter.name.toLowerCase());
+      return names.filter((name, index) => names.indexOf(name) !== index).map((name) => `${method.toUpperCase()} ${path}: ${name}`);
+    });
+    expect({ requiredHeaders, repeatedNames }).toEqual({ requiredHeaders: [], repeatedNames: [] });
+  });
+
+  it('declares Idempotency-Key once, optional, on every send and message operation', () => {
+    const sends = operations().filter(({ path, method }) => method === 'post' && path.startsWith('/messages/'));
+    expect(sends.length).toBeGreaterThanOrEqual(19);
+    for (const { path, operation } of sends) {
+      const headers = (operation.parameters ?? []).filter((parameter) => parameter.in === 'header');
+      expect({ path, headers }).toEqual({
+        path,
+        headers: [
+          {
+            name: 'Idempotency-Key',
+            in: 'header',
+            required: false,
+            description: expect.stringContaining('Repeat a request safely'),
+            schema: { type: 'string' },
+          },
+        ],
+      });
+    }
+  });
+
+  it('declares Last-Event-ID once, optional, on the event stream', () => {
+    expect(document.paths['/events/stream'].get.parameters?.filter((parameter) => parameter.in === 'header')).toEqual([
+      { name: 'Last-Event-ID', in: 'header', required: false, description: expect.any(String), schema: { type: 'integer', minimum: 0 } },
+    ]);
+  });
+
+  it('says that buttons and lists are beta in their summary and description', () => {
+    for (const path of ['/messages/buttons', '/messages/list']) {
+      const { summary, description } = document.paths[path].post;
+      expect({ path, summary, description }).toEqual({
+        path,
+        summary: expect.stringMatching(/\(beta\)$/),
+        description: expect.stringContaining('Beta: relies on network behaviour that is not an official contract'),
+      });
     }
   });
 

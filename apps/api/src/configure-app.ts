@@ -4,7 +4,9 @@ import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '@app/config';
 import { ERROR_CATALOGUE } from '@app/contracts';
 import { CredentialsBeforeBody, hasBody } from './auth/credentials-before-body';
+import { refuseDeeplyNestedBodies } from './common/body-depth';
 import { ErrorFilter } from './common/error.filter';
+import { StorableTextPipe } from './common/storable-text';
 import { createValidationPipe } from './common/validation';
 import { securityHeaders } from './http/security-headers';
 import { mountApiDocs } from './openapi';
@@ -33,8 +35,9 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.use(requireJsonBodies);
   app.use(MEDIA_ROUTES, json({ limit: MEDIA_JSON_LIMIT, type: 'application/json' }));
   app.use(json({ limit: JSON_LIMIT, type: 'application/json' }));
+  app.use(refuseDeeplyNestedBodies);
   app.useGlobalFilters(new ErrorFilter());
-  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalPipes(new StorableTextPipe(), createValidationPipe());
   mountApiDocs(app);
   return app;
 }

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import { ErrorBodyDto } from './error-body.dto';
 
-const DESCRIPTIONS: Record<number, string> = {
+export const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'invalid request: `invalid request body`, or `validation error: <field> ...`',
   401: 'missing or invalid API key or dashboard session: `unauthorized` (`unauthorized: wrong email or password` on sign-in)',
   403: 'not allowed: `device not paired`, or `forbidden: <reason>` (a disabled customer; a dashboard request without a valid CSRF token or from another origin)',
@@ -21,7 +21,7 @@ export function ApiErrors(...statuses: number[]): MethodDecorator & ClassDecorat
     ...statuses.map((status) =>
       ApiResponse({
         status,
-        description: DESCRIPTIONS[status] ?? 'error',
+        description: ERROR_DESCRIPTIONS[status] ?? 'error',
         type: ErrorBodyDto,
         headers: status === 429 ? { 'Retry-After': { description: 'seconds to wait', schema: { type: 'integer' } } } : undefined,
       }),
