@@ -5,6 +5,7 @@ import type { AppConfig } from '@app/config';
 import { ERROR_CATALOGUE } from '@app/contracts';
 import { refuseBodiesWithoutCredentials } from './auth/credentials-before-body';
 import { ErrorFilter } from './common/error.filter';
+import { dashboardDirectory, dashboardRouter } from './dashboard/dashboard-static';
 import { createValidationPipe } from './common/validation';
 import { mountApiDocs } from './openapi';
 
@@ -28,6 +29,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  app.use(dashboardRouter(dashboardDirectory()));
   app.use(refuseBodiesWithoutCredentials);
   app.use(requireJsonBodies);
   app.use(MEDIA_ROUTES, json({ limit: MEDIA_JSON_LIMIT, type: 'application/json' }));
