@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { ADMIN_KEY_SCHEME, API_KEY_SCHEME, INSTANCE_ID_SCHEME } from './auth/auth.decorators';
+import { ADMIN_KEY_SCHEME, API_KEY_SCHEME, INSTANCE_ID_SCHEME, SESSION_SCHEME } from './auth/auth.decorators';
 import { ErrorBodyDto } from './common/error-body.dto';
 
 export const API_VERSION = '2.0.0';
@@ -12,7 +12,9 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       'Multi-tenant REST API for messaging-network instances: sessions, messages, chats, contacts, groups, ' +
         'communities and signed event delivery. Every error body is `{status, detail}`. ' +
         'Account endpoints take the customer key in `X-Api-Key`; instance endpoints also need `X-Instance-Id` ' +
-        "and accept the customer key or that instance's own key.",
+        "and accept the customer key or that instance's own key. The customer dashboard calls the same endpoints with " +
+        'its session cookie (`mgw_session`, from `POST /auth/sign-in`) instead of a key, sending `X-CSRF-Token` on every ' +
+        'state-changing request.',
     )
     .setVersion(API_VERSION)
     .addApiKey(
@@ -23,6 +25,17 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
     .addApiKey(
       { type: 'apiKey', in: 'header', name: 'X-Admin-Key', description: 'Operator key from the server configuration' },
       ADMIN_KEY_SCHEME,
+    )
+    .addApiKey(
+      {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'mgw_session',
+        description:
+          'Dashboard session (set by POST /auth/sign-in). POST, PUT, PATCH and DELETE also need header X-CSRF-Token ' +
+          '(from the sign-in answer or GET /auth/session) and, when the browser sends Origin, this server\'s own origin.',
+      },
+      SESSION_SCHEME,
     )
     .build();
   return SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto] });

@@ -11,6 +11,20 @@ export interface AuthFailureLimitConfig {
   blockSeconds: number;
 }
 
+export interface DashboardConfig {
+  /** A session unused for this long ends (idle expiry). */
+  sessionIdleSeconds: number;
+  /** A session ends this long after sign-in however active it is (absolute expiry). */
+  sessionMaxSeconds: number;
+  /** How long an invite or password-reset link works. */
+  linkTtlSeconds: number;
+  /** Failed sign-ins per email address per window before that address is refused for the rest of the window. */
+  signInFailureLimit: number;
+  signInFailureWindowSeconds: number;
+  /** Where people reach this server (for links shown to them); empty: the origin of the request that made the link. */
+  publicBaseUrl: string;
+}
+
 export interface AppConfig {
   databaseUrl: string;
   redisUrl: string;
@@ -43,6 +57,7 @@ export interface AppConfig {
   interactiveTextFallback: InteractiveTextFallback;
   /** Where real-network (Baileys) sockets connect: WhatsApp Web's WebSocket endpoint unless overridden. */
   baileysWebSocketUrl: string;
+  dashboard: DashboardConfig;
 }
 
 export const INTERACTIVE_TEXT_FALLBACKS = ['off', 'after', 'instead'] as const;
@@ -76,6 +91,12 @@ export const CONFIG_VARIABLES = [
   'KEY_CACHE_TTL_MS',
   'INTERACTIVE_TEXT_FALLBACK',
   'BAILEYS_WS_URL',
+  'PUBLIC_BASE_URL',
+  'DASHBOARD_SESSION_IDLE_SECONDS',
+  'DASHBOARD_SESSION_MAX_SECONDS',
+  'DASHBOARD_LINK_TTL_SECONDS',
+  'SIGN_IN_FAILURE_LIMIT',
+  'SIGN_IN_FAILURE_WINDOW_SECONDS',
 ] as const;
 
 /** Names of the variables that hold secrets; their values never appear in logs or error messages. */

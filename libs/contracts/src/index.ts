@@ -11,3 +11,4 @@ export * from './messages';
 export * from './operations';
 export * from './store-facts';
 export * from './message-limits';
+export * from './shards';

@@ -1,11 +1,12 @@
 import { Global, Module } from '@nestjs/common';
-import { AdminKeyGuard, Authenticator, CustomerKeyGuard, InstanceKeyGuard } from './key-guards';
+import { DashboardSessions } from './dashboard-sessions.service';
+import { AdminKeyGuard, Authenticator, CustomerKeyGuard, DashboardSessionGuard, InstanceKeyGuard } from './key-guards';
 import { KeyResolver } from './key-resolver.service';
 import { RateLimits } from './rate-limits.service';
 
 @Global()
 @Module({
-  providers: [KeyResolver, RateLimits, Authenticator, CustomerKeyGuard, InstanceKeyGuard, AdminKeyGuard],
-  exports: [KeyResolver, RateLimits, Authenticator, CustomerKeyGuard, InstanceKeyGuard, AdminKeyGuard],
+  providers: [KeyResolver, RateLimits, DashboardSessions, Authenticator, CustomerKeyGuard, InstanceKeyGuard, DashboardSessionGuard, AdminKeyGuard],
+  exports: [KeyResolver, RateLimits, DashboardSessions, Authenticator, CustomerKeyGuard, InstanceKeyGuard, DashboardSessionGuard, AdminKeyGuard],
 })
 export class AuthModule {}

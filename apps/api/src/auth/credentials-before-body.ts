@@ -1,8 +1,11 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CATALOGUE } from '@app/contracts';
 import { apiKeyKind } from '@app/security';
+import { carriesSessionCookie } from './session-cookie';
 
 const OPEN_PREFIXES = ['/health', '/metrics', '/docs'];
+/** Dashboard routes that take a body before anyone is signed in (small DTOs; rate-limited per address). */
+const SIGN_IN_ROUTES = [/^\/auth\/sign-in$/, /^\/auth\/invites\/[^/]+\/accept$/];
 
 function headerValue(req: Request, name: string): string | undefined {
   const value = req.headers[name];
@@ -12,7 +15,8 @@ function headerValue(req: Request, name: string): string | undefined {
 function carriesCredentialShape(req: Request): boolean {
   if (req.path.startsWith('/admin')) return headerValue(req, 'x-admin-key') !== undefined;
   const key = headerValue(req, 'x-api-key');
-  return key !== undefined && apiKeyKind(key) !== undefined;
+  if (key === undefined) return carriesSessionCookie(req) || SIGN_IN_ROUTES.some((route) => route.test(req.path));
+  return apiKeyKind(key) !== undefined;
 }
 
 /**

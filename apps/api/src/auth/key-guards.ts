@@ -3,17 +3,26 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, type CustomerScope, type InstanceScope } from '@app/contracts';
 import type { KeyPrincipal } from '@app/database';
 import { secretsEqual } from '@app/security';
+import { DashboardSessions } from './dashboard-sessions.service';
 import { KeyResolver } from './key-resolver.service';
 import { RateLimits } from './rate-limits.service';
 import type { ScopedRequest } from './scope';
+import { carriesSessionCookie } from './session-cookie';
 
 function header(request: ScopedRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function clientAddress(request: ScopedRequest): string {
+export function clientAddress(request: ScopedRequest): string {
   return request.ip ?? request.socket.remoteAddress ?? 'unknown';
+}
+
+interface Authenticated {
+  principal: KeyPrincipal;
+  keyHash: string;
+  /** Authenticated by a dashboard session cookie (which acts for its customer like the customer key). */
+  viaSession?: boolean;
 }
 
 /** Shared steps: refuse blocked addresses, count failures, rate-limit successes per key. */
@@ -22,16 +31,28 @@ export class Authenticator {
   constructor(
     private readonly keys: KeyResolver,
     private readonly limits: RateLimits,
+    private readonly sessions: DashboardSessions,
   ) {}
 
-  async principal(request: ScopedRequest): Promise<{ principal: KeyPrincipal; keyHash: string }> {
+  /** `X-Api-Key` when sent; otherwise a dashboard session cookie (with the CSRF check on state-changing requests). */
+  async principal(request: ScopedRequest): Promise<Authenticated> {
     const address = clientAddress(request);
     await this.limits.assertAddressNotBlocked(address);
     const key = header(request, 'x-api-key');
+    if (!key && carriesSessionCookie(request)) return this.sessionPrincipal(request, address);
     const resolved = key ? await this.keys.resolve(key) : null;
     if (!resolved) return this.reject(address);
+    if (resolved.principal.customerDisabled) throw new AppError('customer_disabled');
     await this.limits.consumeRequest(resolved.keyHash);
     return resolved;
+  }
+
+  private async sessionPrincipal(request: ScopedRequest, address: string): Promise<Authenticated> {
+    const session = await this.sessions.authenticate(request);
+    if (!session) return this.reject(address);
+    request.dashboardSession = session;
+    await this.limits.consumeRequest(session.record.id);
+    return { principal: { kind: 'customer', customerId: session.record.customerId, customerDisabled: false }, keyHash: session.record.id, viaSession: true };
   }
 
   async reject(address: string): Promise<never> {
@@ -66,7 +87,7 @@ export class InstanceKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ScopedRequest>();
-    const { principal } = await this.auth.principal(request);
+    const { principal, viaSession } = await this.auth.principal(request);
     const instanceId = header(request, 'x-instance-id');
     if (!instanceId) throw new AppError('missing_instance_header');
     const allowed =
@@ -75,8 +96,29 @@ export class InstanceKeyGuard implements CanActivate {
     request.scope = Object.freeze<InstanceScope>({
       customerId: principal.customerId,
       instanceId,
-      via: principal.kind === 'instance' ? 'instance_key' : 'customer_key',
+      via: principal.kind === 'instance' ? 'instance_key' : viaSession ? 'dashboard_session' : 'customer_key',
     });
+    return true;
+  }
+}
+
+/** Dashboard-only routes (`/auth/session`, sign-out): a session cookie, never a key. */
+@Injectable()
+export class DashboardSessionGuard implements CanActivate {
+  constructor(
+    private readonly auth: Authenticator,
+    private readonly limits: RateLimits,
+    private readonly sessions: DashboardSessions,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<ScopedRequest>();
+    const address = clientAddress(request);
+    await this.limits.assertAddressNotBlocked(address);
+    const session = await this.sessions.authenticate(request);
+    if (!session) return this.auth.reject(address);
+    request.dashboardSession = session;
+    request.scope = Object.freeze<CustomerScope>({ customerId: session.record.customerId });
     return true;
   }
 }

@@ -4,10 +4,11 @@ import { ErrorBodyDto } from './error-body.dto';
 
 const DESCRIPTIONS: Record<number, string> = {
   400: 'invalid request: `invalid request body`, or `validation error: <field> ...`',
-  401: 'missing or invalid API key: `unauthorized`',
-  403: 'not allowed: `device not paired` or `forbidden: <reason>`',
+  401: 'missing or invalid API key or dashboard session: `unauthorized` (`unauthorized: wrong email or password` on sign-in)',
+  403: 'not allowed: `device not paired`, or `forbidden: <reason>` (a disabled customer; a dashboard request without a valid CSRF token or from another origin)',
   404: 'no such resource: `not found`',
-  409: 'conflict with the instance state: `device not paired`, or `webhooks are off for this instance (...)`',
+  409: 'conflict with the current state: `device not paired`, `webhooks are off for this instance (...)`, or `conflict: <reason>`',
+  410: 'the one-time link has expired or was already used',
   413: 'request body too large',
   422: 'idempotency key reused with a different request',
   429: 'rate limited; see the Retry-After header',

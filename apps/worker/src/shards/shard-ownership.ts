@@ -25,6 +25,7 @@
  */
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { shardLeaseKey, shardMembersKey } from '@app/contracts';
 
 export interface ShardOwnershipOptions {
   /** Command connection. Prefer one that fails fast while disconnected; commands queued during an outage run later, harmlessly. */
@@ -102,9 +103,10 @@ type State = 'idle' | 'running' | 'stopping' | 'stopped';
 
 function shardKeys(keyPrefix: string) {
   return {
-    lease: (shard: number) => `${keyPrefix}:shards:lease:${shard}`,
+    // The operator overview (API) reads these two through the same helpers.
+    lease: (shard: number) => shardLeaseKey(keyPrefix, shard),
     token: (shard: number) => `${keyPrefix}:shards:token:${shard}`,
-    members: `${keyPrefix}:shards:members`,
+    members: shardMembersKey(keyPrefix),
     worker: (workerId: string) => `${keyPrefix}:workers:${workerId}`,
   };
 }

@@ -13,6 +13,8 @@ export interface EventRouting {
   pullMode: boolean;
   /** Null when events are not delivered by webhook: pull mode, no URL, or the URL answered 410 Gone. */
   webhookUrl: string | null;
+  /** The effective URL as configured, even while pull mode or a 410 keeps deliveries off (the dashboard's test event). */
+  configuredUrl: string | null;
   signingSecret: string | null;
 }
 
@@ -90,6 +92,7 @@ export class WebhookDeliveryRepository {
       eventFilters: defaults ? row.default_event_filters : row.event_filters,
       pullMode,
       webhookUrl: pullMode || !url || row.gone ? null : url,
+      configuredUrl: url,
       signingSecret: this.secrets.decryptOptional(secret),
     };
   }

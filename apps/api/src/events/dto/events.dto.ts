@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, type TransformFnParams } from 'class-transformer';
-import { IsOptional, ValidateBy } from 'class-validator';
+import { IsIn, IsOptional, ValidateBy } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '@app/contracts';
 
 export const DEFAULT_EVENT_PAGE_LIMIT = 100;
@@ -41,6 +41,19 @@ export class EventPageQueryDto {
   @Transform(digitsToNumber)
   @IsWholeNumberIn(0, Number.MAX_SAFE_INTEGER, 'must be a non-negative whole number')
   after?: number;
+
+  /** Return events with a sequence number below this one (with `order=desc`: the next older page). */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
+  @IsOptional()
+  @Transform(digitsToNumber)
+  @IsWholeNumberIn(1, Number.MAX_SAFE_INTEGER, 'must be a positive whole number')
+  before?: number;
+
+  /** `asc` (the default): oldest first; `desc`: newest first, e.g. the latest events of a log viewer. */
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'asc' })
+  @IsOptional()
+  @IsIn(['asc', 'desc'], { message: 'must be asc or desc' })
+  order?: 'asc' | 'desc';
 
   /** At most this many events, 1-1000. */
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_EVENT_PAGE_LIMIT, default: DEFAULT_EVENT_PAGE_LIMIT })
