@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 
 interface ConfirmButtonProps {
   label: string;
@@ -14,6 +14,7 @@ interface ConfirmButtonProps {
 export function ConfirmButton({ label, title, children, confirmLabel, onConfirm, danger = true, disabled }: ConfirmButtonProps) {
   const [open, setOpen] = useState(false);
   const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
   useEffect(() => {
     if (open) dialog.current?.showModal();
     else dialog.current?.close();
@@ -23,8 +24,8 @@ export function ConfirmButton({ label, title, children, confirmLabel, onConfirm,
       <button type="button" className={danger ? 'button button-danger' : 'button'} onClick={() => setOpen(true)} disabled={disabled}>
         {label}
       </button>
-      <dialog ref={dialog} className="dialog" aria-labelledby={`${title}-title`} onClose={() => setOpen(false)}>
-        <h2 id={`${title}-title`}>{title}</h2>
+      <dialog ref={dialog} className="dialog" aria-labelledby={titleId} onClose={() => setOpen(false)}>
+        <h2 id={titleId}>{title}</h2>
         <div>{children}</div>
         <div className="dialog-actions">
           <button type="button" className="button" onClick={() => setOpen(false)} autoFocus>

@@ -147,7 +147,10 @@ function Conversation({
   retry: () => void;
 }) {
   const end = useRef<HTMLDivElement>(null);
-  useEffect(() => end.current?.scrollIntoView?.({ block: 'end' }), [chat.length]);
+  // Braces matter: newer browsers return a promise from scrollIntoView, and an effect may only return a cleanup.
+  useEffect(() => {
+    void end.current?.scrollIntoView({ block: 'end' });
+  }, [chat.length]);
   return (
     <div className="phone-chat" role="log" aria-label="Chat" aria-live="polite">
       {loading ? (

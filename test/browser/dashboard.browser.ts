@@ -1,0 +1,293 @@
+import type { Page } from '@playwright/test';
+import { Webhook } from 'standardwebhooks';
+import { testEnv } from '../support/environment';
+import { spawnApp } from '../support/processes';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { collectConsoleErrors, pairedSandboxInstance, signedInCustomer, strongPassword } from './support/dashboard';
+import { expect, test as base } from './support/fixtures';
+import { GatewayClient } from './support/gateway-client';
+
+// The dashboard tests run their own API and worker: webhooks may reach the local receiver (127.0.0.1).
+const test = base.extend<{ consoleErrors: string[] }>({
+  gateway: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const env = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
+      const [api, worker] = await Promise.all([spawnApp('api', env), spawnApp('worker', env)]);
+      try {
+        await use({ apiUrl: api.url, workerUrl: worker.url, client: new GatewayClient(api.url), api, worker });
+      } finally {
+        await Promise.all([api.stop(), worker.stop()]);
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors = collectConsoleErrors(page);
+      await use(errors);
+      // Chromium logs every non-2xx fetch ("Failed to load resource"); the refusals these tests provoke on purpose
+      // (401 before sign-in, the API's 400) are the API's answers, not errors of the page.
+      expect(errors.filter((text) => !/^Failed to load resource: the server responded with a status of 4\d\d/.test(text))).toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+let phones = 0;
+/** Phones 1555098xxxx: the dashboard tests' own range inside the browser tier's 155509xxxxx. */
+const nextPhone = () => `1555098${String((phones += 1)).padStart(4, '0')}`;
+
+const dashboard = (page: Page, apiUrl: string, path = '') => page.goto(`${apiUrl}/dashboard/${path}`);
+
+test.describe('Dashboard', () => {
+  test('an operator creates a customer, its owner sets a password from the invite link, signs out and signs in again', async ({
+    page,
+    gateway,
+    saveScreenshot,
+  }) => {
+    await dashboard(page, gateway.apiUrl, 'operator');
+    await page.getByLabel('Admin key').fill(testEnv().ADMIN_API_KEY);
+    await page.getByRole('button', { name: 'Open console' }).click();
+    await expect(page.getByRole('heading', { name: 'Health' })).toBeVisible();
+    const email = `owner-${Date.now()}@example.com`;
+    await page.getByLabel('Customer name').fill('Acme Bookings');
+    await page.getByLabel("Owner's email").fill(email);
+    await page.getByRole('button', { name: 'Create customer' }).click();
+    const link = page.getByLabel('Invite link for Acme Bookings', { exact: true }).locator('code');
+    await expect(link).toContainText('/dashboard/invite/');
+    await expect(page.getByRole('list', { name: 'Customers' })).toContainText('Acme Bookings');
+    await saveScreenshot('operator console');
+    const inviteUrl = (await link.textContent()) ?? '';
+
+    await page.goto(inviteUrl);
+    await expect(page.getByRole('heading', { name: 'Join Acme Bookings' })).toBeVisible();
+    await page.getByLabel('New password').fill('too short');
+    await expect(page.getByRole('button', { name: 'Set password and sign in' })).toBeDisabled();
+    const password = strongPassword();
+    await page.getByLabel('New password').fill(password);
+    await page.getByLabel('Repeat password').fill(password);
+    await saveScreenshot('invite');
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect(page.getByRole('heading', { name: 'Instances' })).toBeVisible();
+    await expect(page.getByText('No instances yet')).toBeVisible();
+    await expect(page.getByText(email)).toBeVisible();
+
+    // The link worked once.
+    await page.goto(inviteUrl);
+    await expect(page.getByRole('heading', { name: 'This link cannot be used' })).toBeVisible();
+
+    await dashboard(page, gateway.apiUrl);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible();
+    await dashboard(page, gateway.apiUrl, 'team');
+    await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible();
+
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(`${password}x`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toHaveText('unauthorized: wrong email or password');
+    await saveScreenshot('sign-in refused');
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('heading', { name: 'Team' })).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Team members' })).toContainText(email);
+  });
+
+  test('creates a sandbox instance whose QR code appears and changes, and flips to connected when /sandbox/pair links it', async ({
+    page,
+    context,
+    gateway,
+    saveScreenshot,
+  }) => {
+    test.setTimeout(90_000);
+    const customer = await signedInCustomer(gateway.client, context, 'pairing');
+    await dashboard(page, gateway.apiUrl);
+    await page.getByLabel('Instance name').fill('Front desk');
+    await page.getByLabel('Sandbox').check();
+    await page.getByRole('button', { name: 'Create instance' }).click();
+    await expect(page.getByLabel('API key of Front desk', { exact: true }).locator('code')).toContainText(/\S{20,}/);
+    await expect(page.getByText('Shown only once.')).toBeVisible();
+    const row = page.getByRole('list', { name: 'Instances' }).getByRole('listitem').filter({ hasText: 'Front desk' });
+    await expect(row).toContainText('Sandbox');
+    await saveScreenshot('instances');
+
+    await row.getByRole('link', { name: 'Front desk' }).click();
+    await page.getByRole('link', { name: 'Pairing' }).click();
+    const qr = page.getByRole('img', { name: 'Pairing QR code' });
+    await expect(qr).toBeVisible();
+    const first = await qr.getAttribute('src');
+    expect(first).toMatch(/^data:image\/png;base64,/);
+    await saveScreenshot('pairing');
+    // The sandbox network rotates the code every 20 s, as the real one does.
+    await expect(qr).not.toHaveAttribute('src', first ?? '', { timeout: 30_000 });
+
+    const instanceId = page.url().split('/instances/')[1].split('/')[0];
+    await gateway.client.expectStatus(
+      200,
+      gateway.client.post('/sandbox/pair', { phone: nextPhone() }, { 'X-Api-Key': customer.customerKey, 'X-Instance-Id': instanceId }),
+    );
+    await expect(page.getByRole('heading', { name: 'Connected' })).toBeVisible({ timeout: 5_000 });
+    await expect(page.getByText('Connected', { exact: true }).first()).toBeVisible();
+    await saveScreenshot('paired');
+
+    await dashboard(page, gateway.apiUrl);
+    await expect(page.getByRole('list', { name: 'Instances' }).getByRole('listitem').filter({ hasText: 'Front desk' })).toContainText(
+      'Connected',
+    );
+  });
+
+  test('rotating the customer key shows the new key once, and the old key answers 401 over plain HTTP', async ({
+    page,
+    context,
+    gateway,
+    saveScreenshot,
+  }) => {
+    const customer = await signedInCustomer(gateway.client, context, 'keys');
+    expect((await gateway.client.get('/account/instances', { 'X-Api-Key': customer.customerKey })).status).toBe(200);
+    await dashboard(page, gateway.apiUrl, 'account');
+    await page.getByRole('button', { name: 'Rotate customer key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Rotate the customer key?' });
+    await expect(dialog).toContainText('stops working at once');
+    await dialog.getByRole('button', { name: 'Rotate now' }).click();
+    const shown = page.getByLabel('New customer API key', { exact: true }).locator('code');
+    await expect(shown).toContainText(/\S{20,}/);
+    await saveScreenshot('new customer key');
+    const newKey = (await shown.textContent()) ?? '';
+
+    expect(await gateway.client.get('/account/instances', { 'X-Api-Key': customer.customerKey })).toEqual({
+      status: 401,
+      body: { status: 401, detail: 'unauthorized' },
+    });
+    expect((await gateway.client.get('/account/instances', { 'X-Api-Key': newKey })).status).toBe(200);
+    await page.getByRole('button', { name: 'I have stored it' }).click();
+    await expect(page.getByText(newKey)).toHaveCount(0);
+  });
+
+  test('a webhook to a local receiver: the SSRF refusal inline, then a signed test event and a signed delivery in the event log', async ({
+    page,
+    context,
+    gateway,
+    saveScreenshot,
+  }) => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const customer = await signedInCustomer(gateway.client, context, 'webhooks');
+      const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+      await dashboard(page, gateway.apiUrl, `instances/${instance.id}/webhooks`);
+      await page.getByLabel('Use customer defaults').uncheck();
+      await page.getByLabel('Webhook URL').fill('http://169.254.169.254/latest/meta-data');
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect(page.getByLabel('Webhook URL')).toHaveAttribute('aria-invalid', 'true');
+      await expect(page.locator('#webhook-url-error')).toContainText('webhookUrl');
+
+      await page.getByLabel('Webhook URL').fill(receiver.url('/hooks'));
+      await page.getByRole('button', { name: 'Generate signing secret' }).click();
+      const secret = (await page.getByLabel('New signing secret').textContent()) ?? '';
+      expect(secret).toMatch(/^whsec_/);
+      await page.getByLabel('message', { exact: true }).check();
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect(page.getByText('Saved', { exact: true })).toBeVisible();
+      await saveScreenshot('webhook settings');
+
+      await page.getByRole('button', { name: 'Send test event' }).click();
+      await expect(page.getByRole('status', { name: 'Test result' })).toContainText('Delivered: 200');
+      await expect(page.getByRole('status', { name: 'Test result' })).toContainText('{"ok":true}');
+
+      await page.getByRole('link', { name: 'Event log' }).click();
+      await expect(page.getByText('Live', { exact: true })).toBeVisible();
+      await gateway.client.expectStatus(
+        201,
+        gateway.client.post('/sandbox/inbound', { from: '14155550177', type: 'text', text: 'Is the shop open today?' }, instance.headers),
+      );
+      const event = page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Is the shop open today\?/ });
+      await expect(event).toBeVisible();
+      await event.click();
+      await expect(page.getByRole('region', { name: 'Webhook deliveries' })).toContainText('Delivered');
+      await expect(page.getByRole('region', { name: 'Webhook deliveries' }).getByRole('table')).toContainText('200');
+      await page.getByRole('button', { name: 'Show raw JSON' }).click();
+      await expect(page.getByLabel('Raw event JSON')).toContainText('"eventType": "message"');
+      await saveScreenshot('event log');
+
+      const delivered = receiver.received.find(
+        (hook) => hook.envelope.eventType === 'message' && hook.envelope.eventData.text === 'Is the shop open today?',
+      );
+      expect(delivered).toBeDefined();
+      const headers = Object.fromEntries(Object.entries(delivered!.headers).map(([name, value]) => [name, String(value)]));
+      expect(new Webhook(secret).verify(delivered!.rawBody, headers)).toMatchObject({ eventType: 'message' });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('the composer refuses a fourth button inline and sends nothing, sends a valid one, and a tap on the sandbox phone logs a delivered button_reply', async ({
+    page,
+    context,
+    gateway,
+    saveScreenshot,
+  }) => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const customer = await signedInCustomer(gateway.client, context, 'composer');
+      const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+      await gateway.client.expectStatus(
+        204,
+        gateway.client.request(
+          'PUT',
+          `/account/instances/${instance.id}/settings`,
+          { useCustomDefaults: false, webhookUrl: receiver.url('/hooks') },
+          { 'X-Api-Key': customer.customerKey },
+        ),
+      );
+
+      await dashboard(page, gateway.apiUrl, `instances/${instance.id}/compose`);
+      await page.getByLabel('Buttons').check();
+      await page.getByLabel('Message text').fill('Do you confirm the booking for Friday?');
+      await page.getByRole('button', { name: 'Add button' }).click();
+      await page.getByLabel('Button 3 label').fill('Maybe later, thanks');
+      await page.getByRole('button', { name: 'Add button' }).click();
+      await page.getByLabel('Button 4 label').fill('Call me');
+      await expect(page.getByText('Buttons must have at most 3 items')).toBeVisible();
+      await page.getByLabel('Button 3 label').fill('Maybe later, thank you');
+      await expect(page.getByText('Button 3 label must be at most 20 characters (now 22)')).toBeVisible();
+      await page.getByRole('button', { name: 'Send message' }).click();
+      await expect(page.getByRole('alert').filter({ hasText: 'Not sent' })).toContainText('buttons must have at most 3 items');
+      await saveScreenshot('composer refusing');
+      expect((await gateway.client.get('/sandbox/outbox', instance.headers)).body).toEqual([]);
+
+      await page.getByRole('button', { name: 'Remove button 4' }).click();
+      await page.getByLabel('Button 3 label').fill('Maybe later');
+      await expect(page.getByLabel('Message preview')).toContainText('Maybe later');
+      await page.getByText('Show as curl').first().click();
+      await expect(page.getByLabel('curl command')).toContainText(`X-Instance-Id: ${instance.id}`);
+      await expect(page.getByLabel('curl command')).toContainText('$MGW_API_KEY');
+      await page.getByRole('button', { name: 'Send message' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Sent: message' })).toBeVisible();
+      await saveScreenshot('composer sent');
+
+      await page.getByRole('link', { name: 'Sandbox phone', exact: true }).click();
+      const phone = page.getByRole('region', { name: 'Sandbox phone' });
+      await expect(phone.getByText('Do you confirm the booking for Friday?')).toBeVisible();
+      await expect(phone.getByText('· read')).toBeVisible();
+      await saveScreenshot('sandbox phone');
+      await phone.getByRole('button', { name: 'Yes', exact: true }).click();
+      await expect(phone.getByText('Tapped a button')).toBeVisible();
+      await phone.getByLabel('Message as the contact').fill('See you then!');
+      await phone.getByRole('button', { name: 'Send as the contact' }).click();
+      await expect(phone.getByText('See you then!')).toBeVisible();
+      await saveScreenshot('sandbox phone after tap');
+
+      await page.getByRole('link', { name: 'Event log' }).click();
+      await page.getByLabel('Event type').selectOption('message');
+      const tap = page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Button “Yes” tapped/ });
+      await expect(tap).toBeVisible();
+      await tap.click();
+      await expect(page.getByRole('region', { name: 'Webhook deliveries' })).toContainText('Delivered');
+      expect(receiver.received.some((hook) => (hook.envelope.eventData.buttonReply as { id?: string } | undefined)?.id === 'yes')).toBe(
+        true,
+      );
+    } finally {
+      await receiver.close();
+    }
+  });
+});
