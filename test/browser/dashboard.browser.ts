@@ -290,4 +290,156 @@ test.describe('Dashboard', () => {
       await receiver.close();
     }
   });
+
+  test('every page reads at 1280 and 390 px, in light and dark, with its empty, loading and refusal states designed', async ({
+    page,
+    context,
+    gateway,
+    saveScreenshot,
+  }) => {
+    test.setTimeout(90_000);
+    const customer = await signedInCustomer(gateway.client, context, 'tour');
+    const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+    const unpaired = (await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/account/instances', { name: 'New number', sandbox: true }, { 'X-Api-Key': customer.customerKey }),
+    )) as { id: string };
+    await gateway.client.expectStatus(
+      201,
+      gateway.client.post(
+        '/messages/list',
+        {
+          to: '14155550142',
+          text: 'Pick a time slot for your visit',
+          buttonText: 'Slots',
+          sections: [
+            {
+              title: 'Friday',
+              rows: [
+                { id: 'fri-9', title: '9:00', description: 'Front desk' },
+                { id: 'fri-11', title: '11:00' },
+              ],
+            },
+          ],
+        },
+        instance.headers,
+      ),
+    );
+    await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/sandbox/inbound', { from: '14155550142', type: 'text', text: 'Hi! Can I book?' }, instance.headers),
+    );
+
+    const pages: Array<{ name: string; path: string; ready: () => Promise<void>; dark?: boolean }> = [
+      {
+        name: 'instances',
+        path: '',
+        ready: () => expect(page.getByRole('list', { name: 'Instances' })).toContainText('New number'),
+        dark: true,
+      },
+      {
+        name: 'overview',
+        path: `instances/${instance.id}`,
+        ready: () => expect(page.getByRole('heading', { name: 'Details' })).toBeVisible(),
+      },
+      {
+        name: 'pairing',
+        path: `instances/${unpaired.id}/pairing`,
+        ready: () => expect(page.getByRole('img', { name: 'Pairing QR code' })).toBeVisible(),
+        dark: true,
+      },
+      {
+        name: 'connected',
+        path: `instances/${instance.id}/pairing`,
+        ready: () => expect(page.getByRole('heading', { name: 'Connected' })).toBeVisible(),
+      },
+      {
+        name: 'webhooks',
+        path: `instances/${instance.id}/webhooks`,
+        ready: async () => {
+          await page.getByLabel('Use customer defaults').uncheck();
+          await expect(page.getByLabel('Webhook URL')).toBeVisible();
+        },
+        dark: true,
+      },
+      {
+        name: 'event log',
+        path: `instances/${instance.id}/events`,
+        ready: () => expect(page.getByText('Live', { exact: true })).toBeVisible(),
+        dark: true,
+      },
+      {
+        name: 'composer',
+        path: `instances/${instance.id}/compose`,
+        ready: () => expect(page.getByLabel('Message preview')).toBeVisible(),
+        dark: true,
+      },
+      {
+        name: 'sandbox phone',
+        path: `instances/${instance.id}/phone`,
+        ready: async () => {
+          const phone = page.getByRole('region', { name: 'Sandbox phone' });
+          await expect(phone.getByText('Hi! Can I book?')).toBeVisible();
+          await phone.getByRole('button', { name: /Slots/ }).click();
+          await expect(phone.getByRole('button', { name: /11:00/ })).toBeVisible();
+        },
+        dark: true,
+      },
+      {
+        name: 'keys and defaults',
+        path: 'account',
+        ready: () => expect(page.getByRole('heading', { name: 'Customer defaults' })).toBeVisible(),
+      },
+      { name: 'team', path: 'team', ready: () => expect(page.getByRole('list', { name: 'Team members' })).toContainText(customer.email) },
+      {
+        name: 'unknown page',
+        path: 'no-such-page',
+        ready: () => expect(page.getByRole('heading', { name: 'Nothing here' })).toBeVisible(),
+      },
+      {
+        name: 'unknown instance',
+        path: 'instances/ins_nosuchinstance',
+        ready: () => expect(page.getByRole('alert')).toContainText('No such instance'),
+      },
+    ];
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      for (const width of [1280, 390]) {
+        await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+        for (const entry of pages.filter((candidate) => colorScheme === 'light' || candidate.dark)) {
+          await dashboard(page, gateway.apiUrl, entry.path);
+          await entry.ready();
+          await saveScreenshot(`${entry.name} ${width} ${colorScheme}`);
+        }
+      }
+    }
+    await context.clearCookies();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await dashboard(page, gateway.apiUrl, 'sign-in');
+    await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible();
+    await saveScreenshot('sign-in 390 light');
+    await page.goto(`${gateway.apiUrl}/dashboard/invite/not-a-real-token`);
+    await expect(page.getByRole('heading', { name: 'This link cannot be used' })).toBeVisible();
+    await saveScreenshot('used invite 390 light');
+  });
+
+  test('serves the app with a strict content security policy, falls back to the app for its routes, and redirects / there', async ({
+    gateway,
+  }) => {
+    const index = await fetch(`${gateway.apiUrl}/dashboard/instances/ins_anything/events`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(index.headers.get('content-security-policy')).toBe(
+      "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';connect-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
+    );
+    expect(index.headers.get('x-content-type-options')).toBe('nosniff');
+    const html = await index.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(html).not.toMatch(/https?:\/\//);
+    const root = await fetch(`${gateway.apiUrl}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/dashboard/']);
+    const missingAsset = await fetch(`${gateway.apiUrl}/dashboard/assets/missing.js`);
+    expect(missingAsset.status).toBe(404);
+  });
 });
