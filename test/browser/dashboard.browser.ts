@@ -62,10 +62,10 @@ test.describe('Dashboard', () => {
 
     await page.goto(inviteUrl);
     await expect(page.getByRole('heading', { name: 'Join Acme Bookings' })).toBeVisible();
-    await page.getByLabel('New password').fill('too short');
+    await page.getByRole('textbox', { name: /^New password/ }).fill('too short');
     await expect(page.getByRole('button', { name: 'Set password and sign in' })).toBeDisabled();
     const password = strongPassword();
-    await page.getByLabel('New password').fill(password);
+    await page.getByRole('textbox', { name: /^New password/ }).fill(password);
     await page.getByLabel('Repeat password').fill(password);
     await saveScreenshot('invite');
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
@@ -78,7 +78,7 @@ test.describe('Dashboard', () => {
     await expect(page.getByRole('heading', { name: 'This link cannot be used' })).toBeVisible();
 
     await dashboard(page, gateway.apiUrl);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible();
     await dashboard(page, gateway.apiUrl, 'team');
     await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible();
@@ -92,6 +92,23 @@ test.describe('Dashboard', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('heading', { name: 'Team' })).toBeVisible();
     await expect(page.getByRole('list', { name: 'Team members' })).toContainText(email);
+
+    // Forgot password: the operator issues a fresh one-time link (the admin key was forgotten on navigation).
+    await dashboard(page, gateway.apiUrl, 'operator');
+    await page.getByLabel('Admin key').fill(testEnv().ADMIN_API_KEY);
+    await page.getByRole('button', { name: 'Open console' }).click();
+    const acme = page.getByRole('list', { name: 'Customers' }).getByRole('listitem').filter({ hasText: 'Acme Bookings' });
+    await acme.getByText('Dashboard users').click();
+    await acme.getByRole('button', { name: `Password reset link for ${email}` }).click();
+    const resetLink = page.getByLabel(`Password reset link for ${email}`, { exact: true }).locator('code');
+    await expect(resetLink).toContainText('/dashboard/invite/');
+    await page.goto((await resetLink.textContent()) ?? '');
+    await expect(page.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+    const newPassword = strongPassword();
+    await page.getByRole('textbox', { name: /^New password/ }).fill(newPassword);
+    await page.getByLabel('Repeat password').fill(newPassword);
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect(page.getByRole('heading', { name: 'Instances' })).toBeVisible();
   });
 
   test('creates a sandbox instance whose QR code appears and changes, and flips to connected when /sandbox/pair links it', async ({

@@ -326,6 +326,24 @@ export function useCreateCustomer(credentials: Credentials) {
   );
 }
 
+export function useCustomerUsersQuery(credentials: Credentials, customerId: string) {
+  return useQuery({
+    queryKey: [...keys.customers, customerId, 'users'],
+    queryFn: () => apiRequest<TeamMember[]>(`/admin/customers/${encodeURIComponent(customerId)}/users`, { credentials }),
+    retry: false,
+  });
+}
+
+export function usePasswordReset(credentials: Credentials) {
+  return useMutation({
+    mutationFn: ({ customerId, userId }: { customerId: string; userId: string }) =>
+      apiRequest<{ inviteUrl: string; expiresAt: string }>(
+        `/admin/customers/${encodeURIComponent(customerId)}/users/${encodeURIComponent(userId)}/password-reset`,
+        { method: 'POST', credentials },
+      ),
+  });
+}
+
 export function useDisableCustomer(credentials: Credentials) {
   return useInvalidating(
     ({ id, disabled }: { id: string; disabled: boolean }) =>

@@ -43,6 +43,9 @@ export function AppShell() {
           <button type="button" className="button button-quiet" onClick={() => void leave(false)}>
             Sign out
           </button>
+          <button type="button" className="button button-quiet hide-narrow" onClick={() => void leave(true)}>
+            Sign out everywhere
+          </button>
         </div>
       </header>
       {error && (

@@ -1,6 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { describeError, type Credentials } from '../api/http';
-import { useCreateCustomer, useCustomersQuery, useDisableCustomer, useOverviewQuery } from '../api/queries';
+import {
+  useCreateCustomer,
+  useCustomerUsersQuery,
+  useCustomersQuery,
+  useDisableCustomer,
+  useOverviewQuery,
+  usePasswordReset,
+} from '../api/queries';
 import type { AdminCustomer } from '../api/types';
 import { ConfirmButton } from '../components/confirm-button';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
@@ -166,6 +173,10 @@ function Customers({ credentials }: { credentials: Credentials }) {
               <div>
                 <strong>{customer.name}</strong> {customer.disabled && <span className="tag tag-bad">Disabled</span>}
                 <div className="muted small mono">{customer.id}</div>
+                <details className="customer-users">
+                  <summary>Dashboard users</summary>
+                  <CustomerUsers credentials={credentials} customerId={customer.id} />
+                </details>
               </div>
               {customer.disabled ? (
                 <button type="button" className="button" onClick={() => disable.mutate({ id: customer.id, disabled: false })}>
@@ -187,5 +198,50 @@ function Customers({ credentials }: { credentials: Credentials }) {
       )}
       <InlineError>{disable.error ? describeError(disable.error) : null}</InlineError>
     </section>
+  );
+}
+
+/** A customer's dashboard users, with "forgot password": a fresh one-time link the operator hands over. */
+function CustomerUsers({ credentials, customerId }: { credentials: Credentials; customerId: string }) {
+  const users = useCustomerUsersQuery(credentials, customerId);
+  const reset = usePasswordReset(credentials);
+  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  if (users.isPending) return <LoadingBlock label="Loading users" />;
+  if (users.error) return <ErrorNotice error={users.error} onRetry={() => void users.refetch()} />;
+  if (users.data.length === 0)
+    return <p className="muted small">No dashboard users: create the customer with an owner email to invite one.</p>;
+  return (
+    <>
+      <ul className="plain-list">
+        {users.data.map((user) => (
+          <li key={user.id} className="row">
+            <span>{user.email}</span>
+            <span className="muted small">{user.status}</span>
+            <button
+              type="button"
+              className="button"
+              disabled={reset.isPending}
+              onClick={() =>
+                reset.mutate(
+                  { customerId, userId: user.id },
+                  { onSuccess: (answer) => setLink({ email: user.email, url: answer.inviteUrl }) },
+                )
+              }
+            >
+              Password reset link for {user.email}
+            </button>
+          </li>
+        ))}
+      </ul>
+      <InlineError>{reset.error ? describeError(reset.error) : null}</InlineError>
+      {link && (
+        <OneTimeSecret
+          label={`Password reset link for ${link.email}`}
+          value={link.url}
+          warning="It works once and expires; give it to the user yourself."
+          onDismiss={() => setLink(null)}
+        />
+      )}
+    </>
   );
 }
