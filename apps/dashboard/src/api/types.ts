@@ -158,8 +158,8 @@ export interface AdminCustomer {
 }
 
 export interface Overview {
-  workers: Array<Record<string, unknown>>;
+  workers: Array<{ id: string; shards: number[]; aliveUntil: string }>;
   shards: { total: number; owned: number; unowned: number };
   instances: { total: number; byStatus: Record<string, number> };
-  customers: number | Record<string, unknown>;
+  customers: { total: number; disabled: number };
 }

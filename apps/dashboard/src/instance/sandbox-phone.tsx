@@ -59,7 +59,7 @@ export function SandboxPhone() {
         >
           <h2 id="contact-title">Play a contact</h2>
           <p className="muted small">
-            The phone on the right belongs to this contact: it shows what your instance sent them, lets them tap buttons and list rows, and
+            The simulated phone belongs to this contact: it shows what your instance sent them, lets them tap buttons and list rows, and
             type back. Send to <span className="mono">{contact}</span> from the <Link to="../compose">composer</Link>.
           </p>
           <label className="field">

@@ -75,24 +75,30 @@ function HealthOverview({ credentials }: { credentials: Credentials }) {
       ) : overview.error ? (
         <ErrorNotice error={overview.error} onRetry={() => void overview.refetch()} />
       ) : (
-        <div className="stats">
-          <Stat label="Workers" value={overview.data.workers.length} />
-          <Stat
-            label="Shards owned"
-            value={`${overview.data.shards.owned} / ${overview.data.shards.total}`}
-            bad={overview.data.shards.unowned > 0}
-          />
-          <Stat label="Instances" value={overview.data.instances.total} />
-          <Stat
-            label="Customers"
-            value={
-              typeof overview.data.customers === 'number' ? overview.data.customers : Object.values(overview.data.customers).join(' / ')
-            }
-          />
-          {Object.entries(overview.data.instances.byStatus).map(([status, count]) => (
-            <Stat key={status} label={status} value={count} />
-          ))}
-        </div>
+        <>
+          <div className="stats">
+            <Stat label="Workers" value={overview.data.workers.length} bad={overview.data.workers.length === 0} />
+            <Stat
+              label="Shards owned"
+              value={`${overview.data.shards.owned} / ${overview.data.shards.total}`}
+              bad={overview.data.shards.unowned > 0}
+            />
+            <Stat label="Instances" value={overview.data.instances.total} />
+            <Stat label="Customers" value={overview.data.customers.total} />
+            <Stat label="Disabled customers" value={overview.data.customers.disabled} />
+            {Object.entries(overview.data.instances.byStatus).map(([status, count]) => (
+              <Stat key={status} label={`Instances ${status}`} value={count} />
+            ))}
+          </div>
+          <ul className="plain-list" aria-label="Workers">
+            {overview.data.workers.map((worker) => (
+              <li key={worker.id} className="small">
+                <span className="mono">{worker.id}</span> · {worker.shards.length} shard{worker.shards.length === 1 ? '' : 's'} · alive
+                until {new Date(worker.aliveUntil).toLocaleTimeString()}
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </section>
   );
