@@ -52,9 +52,13 @@ function writeJson(file, value) {
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
 }
 
-function run(command, args, { env = process.env, capture = false } = {}) {
+function run(command, args, { env = process.env, capture = false, quietErrors = false } = {}) {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    const child = spawn(command, args, {
+      cwd: root,
+      env,
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', quietErrors ? 'ignore' : 'inherit'],
+    });
     let stdout = '';
     child.stdout?.on('data', (chunk) => (stdout += chunk));
     child.once('error', reject);
@@ -203,11 +207,20 @@ async function instanceExists(baseUrl, apiKey, id) {
   return (await api(baseUrl, `/account/instances/${encodeURIComponent(id)}`, apiKey)).status !== 404;
 }
 
+const DEMO_EMAIL = 'demo@example.com';
+
 async function createCustomer(env) {
-  const stdout = await run(process.execPath, [CLI, 'customers:create', '--name', 'demo'], {
-    env: { ...env, LOG_LEVEL: 'warn' },
-    capture: true,
-  });
+  // The demo customer comes with a dashboard user. Should an older demo customer in this database still hold the address
+  // (say, its key was rotated in the dashboard), the new one gets an address of its own.
+  let stdout;
+  let email = DEMO_EMAIL;
+  try {
+    stdout = await runCli(env, email);
+  } catch {
+    email = `demo+${randomBytes(3).toString('hex')}@example.com`;
+    log(`${DEMO_EMAIL} belongs to an older demo customer; the new demo user is ${email}`);
+    stdout = await runCli(env, email);
+  }
   // Only the result line has an apiKey; anything else on stdout is log output.
   const customer = stdout
     .split('\n')
@@ -220,8 +233,48 @@ async function createCustomer(env) {
     })
     .find((value) => value?.id && value?.apiKey);
   if (!customer) throw new Error(`customers:create printed no customer:\n${stdout}`);
-  log(`created demo customer ${customer.id}`);
-  return { id: customer.id, name: customer.name, apiKey: customer.apiKey };
+  log(`created demo customer ${customer.id} with dashboard user ${email}`);
+  return { id: customer.id, name: customer.name, apiKey: customer.apiKey, ownerEmail: email, ownerInviteUrl: customer.ownerInvite?.url };
+}
+
+function runCli(env, ownerEmail) {
+  return run(process.execPath, [CLI, 'customers:create', '--name', 'demo', '--owner-email', ownerEmail], {
+    env: { ...env, LOG_LEVEL: 'warn' },
+    capture: true,
+    quietErrors: true,
+  });
+}
+
+async function admin(baseUrl, path, adminKey, init = {}) {
+  return fetch(`${baseUrl}${path}`, { ...init, headers: { 'X-Admin-Key': adminKey }, signal: AbortSignal.timeout(10_000) });
+}
+
+/**
+ * How the demo user gets into the dashboard: a one-time link to set a password while none is set (a fresh one each
+ * start: links are single-use), or nothing once they have one. Demo data from before the dashboard gets its user now.
+ */
+async function demoSignIn(baseUrl, demo, adminKey) {
+  const { customer } = demo;
+  if (customer.ownerInviteUrl) {
+    const link = customer.ownerInviteUrl;
+    delete customer.ownerInviteUrl;
+    return { email: customer.ownerEmail, link };
+  }
+  const listed = await admin(baseUrl, `/admin/customers/${customer.id}/users`, adminKey);
+  if (listed.status !== 200) return null;
+  const users = await listed.json();
+  let user = users.find((candidate) => candidate.email === customer.ownerEmail) ?? users[0];
+  if (!user) {
+    const invited = await api(baseUrl, '/account/users', customer.apiKey, { method: 'POST', body: JSON.stringify({ email: DEMO_EMAIL }) });
+    if (invited.status !== 201) return null;
+    const body = await invited.json();
+    customer.ownerEmail = DEMO_EMAIL;
+    return { email: DEMO_EMAIL, link: body.inviteUrl };
+  }
+  customer.ownerEmail = user.email;
+  if (user.status === 'active') return { email: user.email, link: null };
+  const reset = await admin(baseUrl, `/admin/customers/${customer.id}/users/${user.id}/password-reset`, adminKey, { method: 'POST' });
+  return reset.status === 201 ? { email: user.email, link: (await reset.json()).inviteUrl } : null;
 }
 
 async function createInstance(baseUrl, apiKey) {
@@ -255,8 +308,11 @@ async function ensureDemo(baseUrl, env) {
 // ---------------------------------------------------------------------------------------------------------------
 // Banner and lifecycle
 
-function printBanner({ apiUrl, workerUrl, secrets, demo, seconds }) {
+function printBanner({ apiUrl, workerUrl, secrets, demo, signIn, seconds }) {
   const rows = [
+    ['Dashboard', `${apiUrl}/dashboard`],
+    ...(signIn?.link ? [['Invite', `${signIn.link}  (one-time: set a password for ${signIn.email})`]] : []),
+    ...(signIn && !signIn.link ? [['Sign in', `${signIn.email} with the password you set`]] : []),
     ['API', apiUrl],
     ['Docs', `${apiUrl}/docs`],
     ['Worker', `${workerUrl}/health/ready`],
@@ -314,6 +370,8 @@ async function main() {
     WORKER_HEALTH_PORT: String(workerPort),
     SANDBOX_ENABLED: process.env.SANDBOX_ENABLED ?? 'true',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    // Links the API makes (dashboard invites) name the address printed below, whoever asked for them.
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
     ...(redis.queuePrefix ? { QUEUE_PREFIX: redis.queuePrefix } : {}),
   };
   const apiUrl = `http://localhost:${port}`;
@@ -326,6 +384,8 @@ async function main() {
   ]);
 
   const demo = await ensureDemo(`http://127.0.0.1:${port}`, env);
+  const signIn = await demoSignIn(`http://127.0.0.1:${port}`, demo, secrets.ADMIN_API_KEY);
+  writeJson(join(stateDir, 'demo.json'), demo);
   const seconds = process.uptime();
   writeJson(join(stateDir, 'last-start.json'), {
     coldStartSeconds: Number(seconds.toFixed(2)),
@@ -333,7 +393,7 @@ async function main() {
     apiUrl,
     workerUrl,
   });
-  printBanner({ apiUrl, workerUrl, secrets, demo, seconds });
+  printBanner({ apiUrl, workerUrl, secrets, demo, signIn, seconds });
   if (exitWhenReady) await shutdown(0);
 }
 

@@ -39,7 +39,11 @@ export function tokenOf(inviteUrl: string): string {
   return inviteUrl.slice(inviteUrl.lastIndexOf('/') + 1);
 }
 
-export async function createCustomerWithOwner(http: Http, name: string, ownerEmail = `owner-${randomBytes(5).toString('hex')}@example.com`) {
+export async function createCustomerWithOwner(
+  http: Http,
+  name: string,
+  ownerEmail = `owner-${randomBytes(5).toString('hex')}@example.com`,
+) {
   const response = await http.post('/admin/customers', { name, ownerEmail }, adminHeaders());
   if (response.status !== 201) throw new Error(`customer creation failed: ${response.status} ${JSON.stringify(response.body)}`);
   const body = response.body as Customer & { ownerInvite: { url: string; expiresAt: string } };
@@ -66,7 +70,10 @@ export async function signIn(http: Http, email: string, password: string): Promi
 }
 
 /** A customer whose owner accepted the invite: its key, and a signed-in dashboard session. */
-export async function customerWithSession(http: Http, name: string): Promise<{ customer: CustomerWithOwner; session: DashboardSession; password: string }> {
+export async function customerWithSession(
+  http: Http,
+  name: string,
+): Promise<{ customer: CustomerWithOwner; session: DashboardSession; password: string }> {
   const customer = await createCustomerWithOwner(http, name);
   const password = strongPassword();
   const session = await acceptLink(http, customer.inviteToken, password);

@@ -33,7 +33,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
         name: 'mgw_session',
         description:
           'Dashboard session (set by POST /auth/sign-in). POST, PUT, PATCH and DELETE also need header X-CSRF-Token ' +
-          '(from the sign-in answer or GET /auth/session) and, when the browser sends Origin, this server\'s own origin.',
+          "(from the sign-in answer or GET /auth/session) and, when the browser sends Origin, this server's own origin.",
       },
       SESSION_SCHEME,
     )

@@ -92,7 +92,12 @@ export class InstanceStatusStreams implements OnModuleInit, OnModuleDestroy {
       if (!status) return;
       const owner = owners[instanceIds.indexOf(instanceId)] ?? '';
       for (const stream of this.byCustomer.get(owner) ?? []) {
-        this.send(stream, { instanceId, status: status.status, deviceId: status.deviceId ?? '', updatedAt: new Date(status.updatedAt).toISOString() });
+        this.send(stream, {
+          instanceId,
+          status: status.status,
+          deviceId: status.deviceId ?? '',
+          updatedAt: new Date(status.updatedAt).toISOString(),
+        });
       }
     });
   }

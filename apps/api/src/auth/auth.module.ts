@@ -6,7 +6,25 @@ import { RateLimits } from './rate-limits.service';
 
 @Global()
 @Module({
-  providers: [KeyResolver, RateLimits, DashboardSessions, Authenticator, CustomerKeyGuard, InstanceKeyGuard, DashboardSessionGuard, AdminKeyGuard],
-  exports: [KeyResolver, RateLimits, DashboardSessions, Authenticator, CustomerKeyGuard, InstanceKeyGuard, DashboardSessionGuard, AdminKeyGuard],
+  providers: [
+    KeyResolver,
+    RateLimits,
+    DashboardSessions,
+    Authenticator,
+    CustomerKeyGuard,
+    InstanceKeyGuard,
+    DashboardSessionGuard,
+    AdminKeyGuard,
+  ],
+  exports: [
+    KeyResolver,
+    RateLimits,
+    DashboardSessions,
+    Authenticator,
+    CustomerKeyGuard,
+    InstanceKeyGuard,
+    DashboardSessionGuard,
+    AdminKeyGuard,
+  ],
 })
 export class AuthModule {}

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import { ERROR_CATALOGUE } from '@app/contracts';
 import { apiKeyKind } from '@app/security';
-import { carriesSessionCookie } from './session-cookie';
+import { readSessionCookie } from './session-cookie';
 
 const OPEN_PREFIXES = ['/health', '/metrics', '/docs'];
 /** Dashboard routes that take a body before anyone is signed in (small DTOs; rate-limited per address). */
@@ -15,7 +15,7 @@ function headerValue(req: Request, name: string): string | undefined {
 function carriesCredentialShape(req: Request): boolean {
   if (req.path.startsWith('/admin')) return headerValue(req, 'x-admin-key') !== undefined;
   const key = headerValue(req, 'x-api-key');
-  if (key === undefined) return carriesSessionCookie(req) || SIGN_IN_ROUTES.some((route) => route.test(req.path));
+  if (key === undefined) return readSessionCookie(req) !== undefined || SIGN_IN_ROUTES.some((route) => route.test(req.path));
   return apiKeyKind(key) !== undefined;
 }
 

@@ -52,7 +52,11 @@ export class Authenticator {
     if (!session) return this.reject(address);
     request.dashboardSession = session;
     await this.limits.consumeRequest(session.record.id);
-    return { principal: { kind: 'customer', customerId: session.record.customerId, customerDisabled: false }, keyHash: session.record.id, viaSession: true };
+    return {
+      principal: { kind: 'customer', customerId: session.record.customerId, customerDisabled: false },
+      keyHash: session.record.id,
+      viaSession: true,
+    };
   }
 
   async reject(address: string): Promise<never> {

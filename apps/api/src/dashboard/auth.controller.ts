@@ -53,7 +53,7 @@ export class AuthController {
 
   @Post('sign-out-everywhere')
   @HttpCode(204)
-  @ApiOperation({ summary: "Ends every session of the signed-in user, on every browser" })
+  @ApiOperation({ summary: 'Ends every session of the signed-in user, on every browser' })
   @SessionAuth()
   @ApiNoContentResponse({ description: 'every session of the user ended' })
   signOutEverywhere(

@@ -35,7 +35,10 @@ export class SignInService {
 
   current(session: ActiveSession): SignedInDto {
     const { record, csrfToken } = session;
-    return { user: { id: record.userId, email: record.email, customerId: record.customerId, customerName: record.customerName }, csrfToken };
+    return {
+      user: { id: record.userId, email: record.email, customerId: record.customerId, customerName: record.customerName },
+      csrfToken,
+    };
   }
 
   async signOut(request: Request, response: Response): Promise<void> {

@@ -32,7 +32,11 @@ export class TeamService {
     const link = this.links.issue('invite');
     const user = await this.users.createInvited(scope.customerId, { id: newId('usr'), email: dto.email }, link.record);
     if (user === 'email_taken') throw new AppError('email_taken');
-    return { user: toTeamMember(user), inviteUrl: this.links.url(link.token, request), inviteExpiresAt: link.record.expiresAt.toISOString() };
+    return {
+      user: toTeamMember(user),
+      inviteUrl: this.links.url(link.token, request),
+      inviteExpiresAt: link.record.expiresAt.toISOString(),
+    };
   }
 
   /** Their sessions and open links end with them; the last user who can sign in stays. */

@@ -32,7 +32,7 @@ export class EventsController {
     description:
       'Events with a sequence number above `after`, oldest first, at most `limit` of them. Pass `nextAfter` as the ' +
       'next `after` to continue; an empty `items` means you are up to date. With `order=desc` the newest come first ' +
-      '(a log viewer\'s latest events); pass `nextBefore` as `before` for the next older page. ' +
+      "(a log viewer's latest events); pass `nextBefore` as `before` for the next older page. " +
       PULL_MODE_NOTE,
   })
   @ApiOkResponse({ type: EventPageDto })

@@ -57,7 +57,9 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
     const prefix = liveStatusKeyPrefix(this.config.queuePrefix);
     this.invalidations.onInvalidate((keys) => {
       if (keys === null) return listener(null);
-      const ids = keys.filter((key) => key.startsWith(prefix) && key.endsWith(':status')).map((key) => key.slice(prefix.length, -':status'.length));
+      const ids = keys
+        .filter((key) => key.startsWith(prefix) && key.endsWith(':status'))
+        .map((key) => key.slice(prefix.length, -':status'.length));
       if (ids.length > 0) listener(ids);
     });
   }

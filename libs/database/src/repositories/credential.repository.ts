@@ -21,7 +21,12 @@ export class CredentialRepository {
       select: { id: true, customerId: true, customer: { select: { disabledAt: true } } },
     });
     if (!instance) return null;
-    return { kind: 'instance', customerId: instance.customerId, instanceId: instance.id, customerDisabled: instance.customer.disabledAt !== null };
+    return {
+      kind: 'instance',
+      customerId: instance.customerId,
+      instanceId: instance.id,
+      customerDisabled: instance.customer.disabledAt !== null,
+    };
   }
 
   async ownerOfInstance(instanceId: string): Promise<string | null> {

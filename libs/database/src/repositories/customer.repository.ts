@@ -73,7 +73,10 @@ export class CustomerRepository {
       const customer = await tx.customer.findUniqueOrThrow({ where: { id: customerId }, select: CUSTOMER_FIELDS });
       const keys = await tx.customerApiKey.findMany({ where: { customerId, revokedAt: null }, select: { keyHash: true } });
       const instances = await tx.instance.findMany({ where: { customerId, apiKeyHash: { not: null } }, select: { apiKeyHash: true } });
-      return { customer, keyHashes: [...keys.map((key) => key.keyHash), ...instances.flatMap((row) => (row.apiKeyHash ? [row.apiKeyHash] : []))] };
+      return {
+        customer,
+        keyHashes: [...keys.map((key) => key.keyHash), ...instances.flatMap((row) => (row.apiKeyHash ? [row.apiKeyHash] : []))],
+      };
     });
   }
 

@@ -70,7 +70,7 @@ function toRecord(row: {
 }
 
 export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && (error as { code: unknown }).code === 'P2002';
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'P2002';
 }
 
 /** Dashboard users and their one-time links (invites, password resets). Tokens are only ever seen as hashes here. */
