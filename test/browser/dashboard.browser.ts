@@ -308,6 +308,38 @@ test.describe('Dashboard', () => {
     }
   });
 
+  test('the event log shows the newest 100 events and pages back to the oldest on request', async ({ page, context, gateway }) => {
+    const customer = await signedInCustomer(gateway.client, context, 'paging');
+    const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+    for (let batch = 0; batch < 5; batch += 1) {
+      await Promise.all(
+        Array.from({ length: 21 }, (_, index) =>
+          gateway.client.expectStatus(
+            201,
+            gateway.client.post(
+              '/sandbox/inbound',
+              { from: '14155550142', type: 'text', text: `note ${batch * 21 + index}` },
+              instance.headers,
+            ),
+          ),
+        ),
+      );
+    }
+    await gateway.client.waitFor(async () => {
+      const page = (await gateway.client.get('/events?limit=1000', instance.headers)).body as { items: unknown[] };
+      return page.items.length >= 106;
+    }, '105 messages in the log');
+
+    await dashboard(page, gateway.apiUrl, `instances/${instance.id}/events`);
+    const events = page.getByRole('list', { name: 'Events' }).getByRole('listitem');
+    await expect(events).toHaveCount(100);
+    await expect(page.getByText(/^Paired as/)).toHaveCount(0);
+    await page.getByRole('button', { name: 'Load older events' }).click();
+    await expect(page.getByText(/^Paired as/)).toBeVisible();
+    await expect(events).toHaveCount(106);
+    await expect(page.getByRole('button', { name: 'Load older events' })).toHaveCount(0);
+  });
+
   test('every page reads at 1280 and 390 px, in light and dark, with its empty, loading and refusal states designed', async ({
     page,
     context,

@@ -206,6 +206,22 @@ export function useRecentEventsQuery(id: string) {
   });
 }
 
+/** Appends the next older page (`before` the oldest shown) to the cached log; resolves to whether more remain. */
+export function useLoadOlderEvents(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (before: number) =>
+      apiRequest<EventPage>(`/events?order=desc&before=${before}&limit=${EVENT_PAGE_SIZE}`, { instanceId: id }),
+    onSuccess: (older) => {
+      client.setQueryData<EventPage>(keys.events(id), (page) => {
+        if (!page) return page;
+        const known = new Set(page.items.map((item) => item.seq));
+        return { ...page, items: [...page.items, ...older.items.filter((item) => !known.has(item.seq))] };
+      });
+    },
+  });
+}
+
 export function useDeliveriesQuery(id: string, eventId: string, enabled: boolean) {
   return useQuery({
     queryKey: keys.deliveries(id, eventId),

@@ -2,7 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { EVENT_TYPES } from '@contracts/events';
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { describeError } from '../api/http';
-import { EVENT_PAGE_SIZE, keys, useDeliveriesQuery, useRecentEventsQuery, useRecoverFailed, useRedeliver } from '../api/queries';
+import {
+  EVENT_PAGE_SIZE,
+  keys,
+  useDeliveriesQuery,
+  useLoadOlderEvents,
+  useRecentEventsQuery,
+  useRecoverFailed,
+  useRedeliver,
+} from '../api/queries';
 import { followEventStream } from '../api/sse';
 import type { DeliveryReport, EventPage, LoggedEvent } from '../api/types';
 import { CurlPreview } from '../components/curl-preview';
@@ -29,7 +37,7 @@ function useLiveEvents(instanceId: string, after: number | undefined): 'live' | 
         last = seq;
         const logged: LoggedEvent = { seq, event: JSON.parse(message.data) as LoggedEvent['event'] };
         client.setQueryData<EventPage>(keys.events(instanceId), (page) =>
-          page ? { ...page, items: [logged, ...page.items.filter((item) => item.seq !== seq)].slice(0, EVENT_PAGE_SIZE * 2) } : page,
+          page ? { ...page, items: [logged, ...page.items.filter((item) => item.seq !== seq)] } : page,
         );
       },
     });
@@ -98,8 +106,30 @@ export function EventLog() {
             ))}
           </ol>
         )}
+        {events.data && <LoadOlder oldest={events.data.items.at(-1)?.seq} initialCount={events.data.items.length} />}
       </section>
       <RecoverFailedCard />
+    </div>
+  );
+}
+
+/** Pages back through the log, newest first; the first page and the live stream cover the rest. */
+function LoadOlder({ oldest, initialCount }: { oldest: number | undefined; initialCount: number }) {
+  const instance = useCurrentInstance();
+  const older = useLoadOlderEvents(instance.id);
+  const [exhausted, setExhausted] = useState(initialCount < EVENT_PAGE_SIZE);
+  if (exhausted || oldest === undefined || oldest <= 1) return null;
+  return (
+    <div className="row load-older">
+      <button
+        type="button"
+        className="button"
+        disabled={older.isPending}
+        onClick={() => older.mutate(oldest, { onSuccess: (page) => setExhausted(page.items.length < EVENT_PAGE_SIZE) })}
+      >
+        {older.isPending ? 'Loading…' : 'Load older events'}
+      </button>
+      <InlineError>{older.error ? describeError(older.error) : null}</InlineError>
     </div>
   );
 }
