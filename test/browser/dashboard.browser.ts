@@ -88,8 +88,9 @@ test.describe('Dashboard', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert')).toHaveText('unauthorized: wrong email or password');
     await saveScreenshot('sign-in refused');
+    // By keyboard: Enter in the password field submits the form.
     await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Password').press('Enter');
     await expect(page.getByRole('heading', { name: 'Team' })).toBeVisible();
     await expect(page.getByRole('list', { name: 'Team members' })).toContainText(email);
 
@@ -149,9 +150,21 @@ test.describe('Dashboard', () => {
     await saveScreenshot('paired');
 
     await dashboard(page, gateway.apiUrl);
-    await expect(page.getByRole('list', { name: 'Instances' }).getByRole('listitem').filter({ hasText: 'Front desk' })).toContainText(
-      'Connected',
+    const list = page.getByRole('list', { name: 'Instances' });
+    await expect(list.getByRole('listitem').filter({ hasText: 'Front desk' })).toContainText('Connected');
+
+    // The list is live too: another instance paired through the API turns Connected without a reload.
+    const second = (await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/account/instances', { name: 'Back office', sandbox: true }, { 'X-Api-Key': customer.customerKey }),
+    )) as { id: string };
+    await page.reload();
+    await expect(list.getByRole('listitem').filter({ hasText: 'Back office' })).toContainText('Not paired');
+    await gateway.client.expectStatus(
+      200,
+      gateway.client.post('/sandbox/pair', { phone: nextPhone() }, { 'X-Api-Key': customer.customerKey, 'X-Instance-Id': second.id }),
     );
+    await expect(list.getByRole('listitem').filter({ hasText: 'Back office' })).toContainText('Connected', { timeout: 5_000 });
   });
 
   test('rotating the customer key shows the new key once, and the old key answers 401 over plain HTTP', async ({
