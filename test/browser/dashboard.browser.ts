@@ -306,6 +306,13 @@ test.describe('Dashboard', () => {
       await phone.getByRole('button', { name: 'Send as the contact' }).click();
       await expect(phone.getByText('See you then!')).toBeVisible();
       await saveScreenshot('sandbox phone after tap');
+      // Reopening the phone shows the message read without reporting it read a second time.
+      await page.reload();
+      await expect(phone.getByText('· read')).toBeVisible();
+      const log = (await gateway.client.get('/events?limit=1000', instance.headers)).body as {
+        items: Array<{ event: { eventType: string } }>;
+      };
+      expect(log.items.filter((item) => item.event.eventType === 'message_read')).toHaveLength(1);
 
       await page.getByRole('link', { name: 'Event log' }).click();
       await page.getByLabel('Event type').selectOption('message');

@@ -173,8 +173,27 @@ function Conversation({
   );
 }
 
-/** Messages this browser tab already reported read, so reopening the phone does not report them again. */
-const readReceiptsSent = new Set<string>();
+/**
+ * Messages this browser tab already reported read (kept in sessionStorage, so reloading or reopening the phone does not
+ * report them again, as a real phone reads a message once).
+ */
+const readReceipts = {
+  key: (messageId: string) => `mgw-dashboard:read:${messageId}`,
+  has(messageId: string): boolean {
+    try {
+      return sessionStorage.getItem(this.key(messageId)) !== null;
+    } catch {
+      return false;
+    }
+  },
+  add(messageId: string): void {
+    try {
+      sessionStorage.setItem(this.key(messageId), '1');
+    } catch {
+      // Storage refused (private mode, quota): the receipt may be sent again on a reload, which is harmless.
+    }
+  },
+};
 
 const time = (iso: string) => new Date(iso).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 
@@ -190,10 +209,11 @@ function GatewayMessage({ entry, contact }: { entry: OutboxEntry; contact: strin
   const text = typeof content.text === 'string' ? content.text : typeof content.caption === 'string' ? content.caption : `[${entry.type}]`;
 
   // The contact's phone reads what it shows: one read receipt per message, as the real app sends when the chat is open.
+  const [readBefore] = useState(() => readReceipts.has(entry.id));
   const { mutate: sendReceipt } = receipt;
   useEffect(() => {
-    if (readReceiptsSent.has(entry.id)) return;
-    readReceiptsSent.add(entry.id);
+    if (readReceipts.has(entry.id)) return;
+    readReceipts.add(entry.id);
     sendReceipt({ messageId: entry.id, status: 'read' });
   }, [entry.id, sendReceipt]);
 
@@ -205,7 +225,7 @@ function GatewayMessage({ entry, contact }: { entry: OutboxEntry; contact: strin
         {typeof content.footer === 'string' && <div className="bubble-footer">{content.footer}</div>}
         <div className="phone-meta">
           {time(entry.receivedAt)}
-          {receipt.isSuccess && <span className="read-mark"> · read</span>}
+          {(readBefore || receipt.isSuccess) && <span className="read-mark"> · read</span>}
         </div>
       </div>
       {buttons.map((button, index) => (
