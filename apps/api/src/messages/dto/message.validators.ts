@@ -47,7 +47,6 @@ export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
   );
 }
 
-
 /** An absolute URL matching `^https?://` (scheme case-insensitive) with a host. Pair with `MaxChars(MAX_URL_CHARS)`. */
 export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {
   return applyDecorators(
