@@ -328,6 +328,58 @@ test.describe('Dashboard', () => {
     }
   });
 
+  test('renames an instance, regenerates its key (the old one answers 401), deletes it after confirming; invites and removes a teammate', async ({
+    page,
+    context,
+    gateway,
+  }) => {
+    const customer = await signedInCustomer(gateway.client, context, 'manage');
+    const created = (await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/account/instances', { name: 'Old name', sandbox: true }, { 'X-Api-Key': customer.customerKey }),
+    )) as { id: string; apiKey: string };
+    const ownKey = { 'X-Api-Key': created.apiKey, 'X-Instance-Id': created.id };
+    expect((await gateway.client.get('/session/status', ownKey)).status).toBe(200);
+
+    await dashboard(page, gateway.apiUrl, `instances/${created.id}`);
+    await expect(page.getByText('Yes (hasApiKey)')).toBeVisible();
+    await page.getByLabel('Instance name').fill('Reception');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await expect(page.getByRole('heading', { name: 'Reception', level: 1 })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Regenerate instance key' }).click();
+    await page.getByRole('dialog', { name: 'Regenerate the instance key?' }).getByRole('button', { name: 'Regenerate' }).click();
+    const shown = page.getByLabel('New instance API key', { exact: true }).locator('code');
+    await expect(shown).toContainText(/\S{20,}/);
+    expect(await gateway.client.get('/session/status', ownKey)).toEqual({ status: 401, body: { status: 401, detail: 'unauthorized' } });
+    expect((await gateway.client.get('/session/status', { ...ownKey, 'X-Api-Key': (await shown.textContent()) ?? '' })).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete instance' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete Reception?' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await page.getByRole('button', { name: 'Delete instance' }).click();
+    await confirm.getByRole('button', { name: 'Delete for good' }).click();
+    await expect(page.getByRole('heading', { name: 'Instances' })).toBeVisible();
+    await expect(page.getByText('No instances yet')).toBeVisible();
+    expect((await gateway.client.get(`/account/instances/${created.id}`, { 'X-Api-Key': customer.customerKey })).status).toBe(404);
+
+    await page.getByRole('link', { name: 'Team' }).click();
+    const teammate = `teammate-${Date.now()}@example.com`;
+    await page.getByLabel("Teammate's email").fill(teammate);
+    await page.getByRole('button', { name: 'Create invite link' }).click();
+    await expect(page.getByLabel(`Invite link for ${teammate}`, { exact: true }).locator('code')).toContainText('/dashboard/invite/');
+    const members = page.getByRole('list', { name: 'Team members' });
+    await expect(members.getByRole('listitem').filter({ hasText: teammate })).toContainText('Invited');
+    await members.getByRole('button', { name: `Remove ${teammate}` }).click();
+    await page
+      .getByRole('dialog', { name: `Remove ${teammate}?` })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await expect(members.getByRole('listitem').filter({ hasText: teammate })).toHaveCount(0);
+    await expect(members.getByRole('listitem')).toHaveCount(1);
+  });
+
   test('the event log shows the newest 100 events and pages back to the oldest on request', async ({ page, context, gateway }) => {
     const customer = await signedInCustomer(gateway.client, context, 'paging');
     const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
