@@ -384,7 +384,11 @@ async function main() {
   ]);
 
   const demo = await ensureDemo(`http://127.0.0.1:${port}`, env);
-  const signIn = await demoSignIn(`http://127.0.0.1:${port}`, demo, secrets.ADMIN_API_KEY);
+  // The banner without a sign-in line beats no banner: a failure here must not stop the stack.
+  const signIn = await demoSignIn(`http://127.0.0.1:${port}`, demo, secrets.ADMIN_API_KEY).catch((error) => {
+    log(`could not prepare the demo dashboard user: ${error.message}`);
+    return null;
+  });
   writeJson(join(stateDir, 'demo.json'), demo);
   const seconds = process.uptime();
   writeJson(join(stateDir, 'last-start.json'), {

@@ -1,4 +1,7 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
 import { Client } from 'pg';
 import type { Response } from 'supertest';
 import { startApi, type RunningApi } from './support/api-harness';
@@ -340,6 +343,39 @@ describe('dashboard users, invites and sessions', () => {
       409,
       'conflict: a dashboard user with this email already exists',
     );
+  });
+});
+
+describe('the CLI', () => {
+  it('creates a customer with its first dashboard user and prints the one-time invite link', async () => {
+    const api = await startApi();
+    try {
+      const http = new Http(api.url);
+      await useServedOpenApi(api.url);
+      const email = `cli-${Date.now()}@example.com`;
+      const cli = join(__dirname, '..', 'dist', 'apps', 'api', 'src', 'cli.js');
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        [cli, 'customers:create', '--name', 'From CLI', '--owner-email', email],
+        {
+          env: { ...process.env, ...testEnv(), LOG_LEVEL: 'silent', PORT: '4321' },
+        },
+      );
+      const created = JSON.parse(stdout.trim()) as { id: string; ownerInvite: { url: string; expiresAt: string } };
+      expect(created).toEqual({
+        id: expect.stringMatching(/^cus_/),
+        name: 'From CLI',
+        apiKey: expect.stringMatching(/^mgw_ck_/),
+        ownerInvite: {
+          url: expect.stringMatching(/^http:\/\/localhost:4321\/dashboard\/invite\/[A-Za-z0-9_-]{43}$/),
+          expiresAt: expect.any(String),
+        },
+      });
+      const described = await http.get(`/auth/invites/${tokenOf(created.ownerInvite.url)}`);
+      expect(described.body).toEqual({ email, customerName: 'From CLI', expiresAt: created.ownerInvite.expiresAt, purpose: 'invite' });
+    } finally {
+      await api.close();
+    }
   });
 });
 

@@ -7,6 +7,8 @@ import { KEEP_ALIVE_FRAME } from '../events/event-stream-cursor';
 import { LiveStatusReader } from '../instance-state/live-status.reader';
 
 const KEEP_ALIVE_MS = 15_000;
+/** Only while Redis is not pushing changes (reconnecting, or CLIENT TRACKING refused): how often a stream re-reads. */
+const FALLBACK_POLL_MS = 5_000;
 
 /** One message of the stream. */
 export interface InstanceStatusMessage {
@@ -30,7 +32,8 @@ interface OpenStream {
  * The dashboard's live instance list: `GET /account/instances/stream`. Redis pushes every write of an instance's live
  * status to this process (key tracking, the same push `LiveStatusReader` relies on); the change is read once and sent
  * to the open streams of that instance's customer. Nothing polls the database per client: a stream reads the
- * customer's instances when it opens and again only after pushes may have been lost.
+ * customer's instances when it opens and again only after pushes may have been lost (and, only while Redis is not
+ * pushing at all, every few seconds).
  */
 @Injectable()
 export class InstanceStatusStreams implements OnModuleInit, OnModuleDestroy {
@@ -63,12 +66,17 @@ export class InstanceStatusStreams implements OnModuleInit, OnModuleDestroy {
     const keepAlive = setInterval(() => {
       if (!response.writableNeedDrain) response.write(KEEP_ALIVE_FRAME);
     }, KEEP_ALIVE_MS).unref();
+    const fallback = setInterval(() => {
+      if (this.statuses.isLive) return;
+      this.resync([stream]).catch((error: unknown) => this.logger.warn({ err: error }, 'instance status stream re-read failed'));
+    }, FALLBACK_POLL_MS).unref();
     const stream: OpenStream = {
       scope,
       response,
       sent: new Map(),
       close: () => {
         clearInterval(keepAlive);
+        clearInterval(fallback);
         const streams = this.byCustomer.get(scope.customerId);
         streams?.delete(stream);
         if (streams?.size === 0) this.byCustomer.delete(scope.customerId);

@@ -18,11 +18,15 @@ export interface DashboardSessionRecord {
 export class DashboardSessionRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Also drops the user's sessions that ended (idle since `idleBefore`, or past their absolute expiry). */
+  /**
+   * Also drops sessions that ended: the user's own (idle since `idleBefore`, or past their absolute expiry) and anyone's
+   * past their absolute expiry (indexed), so abandoned sessions do not pile up.
+   */
   async create(session: { id: string; tokenHash: string; userId: string; expiresAt: Date }, idleBefore: Date): Promise<void> {
+    const now = new Date();
     await this.prisma.$transaction([
       this.prisma.dashboardSession.deleteMany({
-        where: { userId: session.userId, OR: [{ expiresAt: { lte: new Date() } }, { lastSeenAt: { lt: idleBefore } }] },
+        where: { OR: [{ expiresAt: { lte: now } }, { userId: session.userId, lastSeenAt: { lt: idleBefore } }] },
       }),
       this.prisma.dashboardSession.create({ data: session }),
     ]);
