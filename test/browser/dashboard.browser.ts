@@ -383,14 +383,15 @@ test.describe('Dashboard', () => {
   test('the event log shows the newest 100 events and pages back to the oldest on request', async ({ page, context, gateway }) => {
     const customer = await signedInCustomer(gateway.client, context, 'paging');
     const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
-    for (let batch = 0; batch < 5; batch += 1) {
+    // Five at a time: the database is shared with other suites, and a wide burst only tests the connection limit.
+    for (let batch = 0; batch < 21; batch += 1) {
       await Promise.all(
-        Array.from({ length: 21 }, (_, index) =>
+        Array.from({ length: 5 }, (_, index) =>
           gateway.client.expectStatus(
             201,
             gateway.client.post(
               '/sandbox/inbound',
-              { from: '14155550142', type: 'text', text: `note ${batch * 21 + index}` },
+              { from: '14155550142', type: 'text', text: `note ${batch * 5 + index}` },
               instance.headers,
             ),
           ),
