@@ -556,6 +556,7 @@ test.describe('Dashboard', () => {
       "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';connect-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
     );
     expect(index.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(index.headers.get('x-frame-options')).toBe('DENY');
     const html = await index.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     expect(html).not.toMatch(/https?:\/\//);

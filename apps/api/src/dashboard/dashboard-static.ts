@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import helmet from 'helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 
 export const DASHBOARD_PATH = '/dashboard';
 
@@ -10,7 +10,7 @@ export const DASHBOARD_PATH = '/dashboard';
  * framing, no plugins. `data:` images are the QR codes the page renders itself. No upgrade-insecure-requests: a
  * self-hosted gateway reached over plain HTTP on a private network must still load its own assets.
  */
-const dashboardHeaders = helmet({
+export const DASHBOARD_SECURITY_POLICY: HelmetOptions = {
   contentSecurityPolicy: {
     useDefaults: false,
     directives: {
@@ -26,9 +26,12 @@ const dashboardHeaders = helmet({
       frameAncestors: ["'none'"],
     },
   },
+  frameguard: { action: 'deny' },
   crossOriginEmbedderPolicy: false,
   referrerPolicy: { policy: 'same-origin' },
-});
+};
+
+const dashboardHeaders = helmet(DASHBOARD_SECURITY_POLICY);
 
 /** Where `npm run build` puts the web app: dist/dashboard beside dist/apps (this file is dist/apps/api/src/dashboard). */
 export function dashboardDirectory(): string | null {
