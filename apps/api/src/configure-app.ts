@@ -7,6 +7,7 @@ import { CredentialsBeforeBody, hasBody } from './auth/credentials-before-body';
 import { refuseDeeplyNestedBodies } from './common/body-depth';
 import { ErrorFilter } from './common/error.filter';
 import { StorableTextPipe } from './common/storable-text';
+import { dashboardDirectory, dashboardRouter } from './dashboard/dashboard-static';
 import { createValidationPipe } from './common/validation';
 import { securityHeaders } from './http/security-headers';
 import { mountApiDocs } from './openapi';
@@ -31,6 +32,7 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(securityHeaders());
+  app.use(dashboardRouter(dashboardDirectory()));
   app.use(app.get(CredentialsBeforeBody).handler(MEDIA_ROUTES));
   app.use(requireJsonBodies);
   app.use(MEDIA_ROUTES, json({ limit: MEDIA_JSON_LIMIT, type: 'application/json' }));
