@@ -103,8 +103,13 @@ export class SandboxRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async device(instanceId: string): Promise<SandboxDeviceState> {
-    const row = await this.prisma.sandboxDevice.findUnique({ where: { instanceId } });
-    return { phone: row?.phone ?? null, deviceId: row?.deviceId ?? null, online: row?.online ?? true };
+    // On the pool directly: every simulated send reads it.
+    const { rows } = await this.prisma.pool.query<{ phone: string | null; device_id: string | null; online: boolean }>(
+      'SELECT phone, device_id, online FROM sandbox_devices WHERE instance_id = $1',
+      [instanceId],
+    );
+    const row = rows[0];
+    return { phone: row?.phone ?? null, deviceId: row?.device_id ?? null, online: row?.online ?? true };
   }
 
   async pair(instanceId: string, phone: string, deviceId: string): Promise<void> {
@@ -325,11 +330,22 @@ export class SandboxRepository {
 
   /** Records the message unless the network already has this id; then it only counts the duplicate. */
   async receiveOnce(instanceId: string, message: Omit<SandboxMessageRecord, 'seq' | 'at' | 'status'>): Promise<'received' | 'duplicate'> {
-    const inserted = await this.prisma.sandboxMessage.createMany({
-      data: [{ ...message, instanceId, content: message.content as Prisma.InputJsonObject }],
-      skipDuplicates: true,
-    });
-    if (inserted.count === 1) return 'received';
+    // On the pool directly: this is the simulated network's side of every send.
+    const inserted = await this.prisma.pool.query(
+      `INSERT INTO sandbox_messages (instance_id, id, direction, chat_jid, sender_jid, type, content, at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::timestamp(3)) ON CONFLICT DO NOTHING`,
+      [
+        instanceId,
+        message.id,
+        message.direction,
+        message.chatJid,
+        message.senderJid,
+        message.type,
+        JSON.stringify(message.content),
+        new Date().toISOString(),
+      ],
+    );
+    if (inserted.rowCount === 1) return 'received';
     await this.prisma.sandboxMessage.update({
       where: { instanceId_id: { instanceId, id: message.id } },
       data: { duplicates: { increment: 1 } },

@@ -66,6 +66,13 @@ const DEFAULT_MIME: Record<string, string> = {
 /** Messages that only change another message; history shows their effect, not them. */
 const NOT_IN_HISTORY = new Set(['reaction', 'pinInChat']);
 
+interface PreparedInbound {
+  spec: SandboxInboundSpec;
+  from: string;
+  chatId: string;
+  inbound: InboundContent;
+}
+
 interface InboundContent {
   type: string;
   content: Record<string, unknown>;
@@ -210,11 +217,41 @@ export class SandboxNetwork {
   /** A contact sends a message, or taps a reply button or list row of a message this instance sent. */
   async inbound(instanceId: string, spec: SandboxInboundSpec): Promise<{ id: string }> {
     const session = this.openSession(instanceId);
+    return this.deliverInbound(instanceId, session, await this.prepareInbound(instanceId, spec));
+  }
+
+  /**
+   * Many inbound messages in order, as if sent one after another. Every one is checked before the first is delivered,
+   * so a bad one (`messages[i]: ...`) delivers none of them.
+   */
+  async inboundBatch(instanceId: string, specs: SandboxInboundSpec[]): Promise<{ ids: string[] }> {
+    const session = this.openSession(instanceId);
+    const prepared: PreparedInbound[] = [];
+    for (const [index, spec] of specs.entries()) {
+      try {
+        prepared.push(await this.prepareInbound(instanceId, spec));
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'validation')
+          throw AppError.validation(`messages[${index}]: ${error.detail.replace(/^validation error: /, '')}`);
+        throw error;
+      }
+    }
+    const ids: string[] = [];
+    for (const inbound of prepared) ids.push((await this.deliverInbound(instanceId, session, inbound)).id);
+    return { ids };
+  }
+
+  /** What an inbound message is, checked: sender, chat and content (looked up where it refers to another message). */
+  private async prepareInbound(instanceId: string, spec: SandboxInboundSpec): Promise<PreparedInbound> {
     const from = normaliseUserId(spec.from);
     if (!from) throw AppError.validation('from must be a user JID or an international number');
     const chatId = spec.chatId === undefined ? from : normaliseChatId(spec.chatId);
     if (!chatId) throw AppError.validation('chatId must be a chat JID');
-    const inbound = await this.inboundContent(instanceId, chatId, from, spec);
+    return { spec, from, chatId, inbound: await this.inboundContent(instanceId, chatId, from, spec) };
+  }
+
+  private async deliverInbound(instanceId: string, session: SandboxSession, prepared: PreparedInbound): Promise<{ id: string }> {
+    const { spec, from, chatId, inbound } = prepared;
     // The network never delivers a blocked person's messages; the sender still sees theirs as sent.
     if (await this.world.record(instanceId, WORLD_KINDS.blocklist, from)) return { id: newMessageId() };
     const record = await this.store.recordMessage(instanceId, {
