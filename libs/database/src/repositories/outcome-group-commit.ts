@@ -44,8 +44,11 @@ const RECORD_BATCH = `WITH input AS (
     ), events AS (
       SELECT e.* FROM jsonb_to_recordset($3::jsonb) AS e(n int, ord int, id text, instance_id text, type text, data jsonb, deliver boolean)
       WHERE e.n IN (SELECT n FROM done)
+    ), locked AS (
+      -- Counter rows locked in id order before any is updated: two batches (or two workers) never wait on each other in a cycle.
+      SELECT id FROM instances WHERE id IN (SELECT instance_id FROM events) ORDER BY id FOR UPDATE
     ), per_instance AS (
-      SELECT instance_id, count(*)::bigint AS added FROM events GROUP BY instance_id
+      SELECT events.instance_id, count(*)::bigint AS added FROM events JOIN locked ON locked.id = events.instance_id GROUP BY events.instance_id
     ), counter AS (
       UPDATE instances i SET event_seq = i.event_seq + p.added FROM per_instance p WHERE i.id = p.instance_id
       RETURNING i.id, i.event_seq, p.added

@@ -323,6 +323,38 @@ export class SandboxRepository {
     return this.toMessage(row);
   }
 
+  /** Many messages in one statement, stored (and numbered) in this order. */
+  async recordMessages(
+    instanceId: string,
+    messages: Omit<SandboxMessageRecord, 'seq' | 'at' | 'status'>[],
+  ): Promise<SandboxMessageRecord[]> {
+    if (messages.length === 0) return [];
+    const at = new Date();
+    const { rows } = await this.prisma.pool.query<{ id: string; seq: string }>(
+      `INSERT INTO sandbox_messages (instance_id, id, direction, chat_jid, sender_jid, type, content, at)
+       SELECT $1, t.id, t.direction, t.chat_jid, t.sender_jid, t.type, t.content, $3::timestamp(3)
+       FROM jsonb_to_recordset($2::jsonb) WITH ORDINALITY AS t(id text, direction text, chat_jid text, sender_jid text, type text, content jsonb, ord bigint)
+       ORDER BY t.ord
+       RETURNING id, seq::text AS seq`,
+      [
+        instanceId,
+        JSON.stringify(
+          messages.map((message) => ({
+            id: message.id,
+            direction: message.direction,
+            chat_jid: message.chatJid,
+            sender_jid: message.senderJid,
+            type: message.type,
+            content: message.content,
+          })),
+        ),
+        at.toISOString(),
+      ],
+    );
+    const seqs = new Map(rows.map((row) => [row.id, BigInt(row.seq)]));
+    return messages.map((message) => ({ ...message, seq: seqs.get(message.id) as bigint, status: 'sent', at }));
+  }
+
   async message(instanceId: string, id: string): Promise<SandboxMessageRecord | null> {
     const row = await this.prisma.sandboxMessage.findUnique({ where: { instanceId_id: { instanceId, id } } });
     return row ? this.toMessage(row) : null;
