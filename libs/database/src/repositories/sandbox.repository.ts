@@ -333,13 +333,14 @@ export class SandboxRepository {
     const { rows } = await this.prisma.pool.query<{ id: string; seq: string }>(
       `INSERT INTO sandbox_messages (instance_id, id, direction, chat_jid, sender_jid, type, content, at)
        SELECT $1, t.id, t.direction, t.chat_jid, t.sender_jid, t.type, t.content, $3::timestamp(3)
-       FROM jsonb_to_recordset($2::jsonb) WITH ORDINALITY AS t(id text, direction text, chat_jid text, sender_jid text, type text, content jsonb, ord bigint)
+       FROM jsonb_to_recordset($2::jsonb) AS t(ord int, id text, direction text, chat_jid text, sender_jid text, type text, content jsonb)
        ORDER BY t.ord
        RETURNING id, seq::text AS seq`,
       [
         instanceId,
         JSON.stringify(
-          messages.map((message) => ({
+          messages.map((message, ord) => ({
+            ord,
             id: message.id,
             direction: message.direction,
             chat_jid: message.chatJid,
