@@ -89,7 +89,11 @@ class Batcher<T, R> {
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_BATCH);
-      await this.settle(batch);
+      try {
+        await this.settle(batch);
+      } catch (error) {
+        for (const waiter of batch) waiter.reject(error);
+      }
     }
     this.running = false;
   }

@@ -80,7 +80,14 @@ export class EventAppendGroupCommit {
         events += this.queue[take].request.events.length;
         take += 1;
       }
-      await this.commit(this.queue.splice(0, take));
+      const batch = this.queue.splice(0, take);
+      try {
+        await this.commit(batch);
+      } catch (error) {
+        // Not expected (commit settles everything itself, but data JSON cannot encode throws before the query):
+        // no caller may be left hanging and the batcher must go on.
+        for (const entry of batch) entry.reject(error);
+      }
     }
     this.running = false;
   }

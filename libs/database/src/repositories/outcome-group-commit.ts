@@ -93,7 +93,13 @@ export class OutcomeGroupCommit {
   private async drain(): Promise<void> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, MAX_ROWS);
-      await this.commit(batch);
+      try {
+        await this.commit(batch);
+      } catch (error) {
+        // Not expected (commit settles everything itself, but a payload JSON cannot encode throws before the query):
+        // no caller may be left hanging and the batcher must go on.
+        for (const entry of batch) entry.reject(error);
+      }
     }
     this.running = false;
   }
