@@ -182,7 +182,10 @@ export async function startGateway({ cleanups, control, log, label, shardCount =
   let died;
   for (let attempt = 1; ; attempt += 1) {
     const workerPort = await services.findFreePort();
-    worker = startNode('worker', [...profileArgs, workerMain], { cleanups, env: { ...common, PORT: '0', WORKER_HEALTH_PORT: String(workerPort) } });
+    worker = startNode('worker', [...profileArgs, workerMain], {
+      cleanups,
+      env: { ...common, PORT: '0', WORKER_HEALTH_PORT: String(workerPort) },
+    });
     processes.push(worker);
     workerUrl = `http://127.0.0.1:${workerPort}`;
     died = AbortSignal.any([api.died, worker.died, control.abort.signal]);

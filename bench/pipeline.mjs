@@ -87,7 +87,10 @@ async function closedLoop({ agent, url, instances, seconds, phase }) {
         const index = n;
         n += 1;
         result.issued += 1;
-        record(result, await post(agent, url, instances[index % instances.length].headers, { to: '447700900123', message: `${phase} ${index}` }));
+        record(
+          result,
+          await post(agent, url, instances[index % instances.length].headers, { to: '447700900123', message: `${phase} ${index}` }),
+        );
       }
     }),
   );
@@ -108,12 +111,13 @@ async function openLoop({ agent, url, instances, seconds, rate, phase }) {
       while (result.issued < due && outstanding.size < concurrency) {
         const index = result.issued;
         result.issued += 1;
-        const request = post(agent, url, instances[index % instances.length].headers, { to: '447700900123', message: `${phase} ${index}` }).then(
-          (answer) => {
-            outstanding.delete(request);
-            record(result, answer);
-          },
-        );
+        const request = post(agent, url, instances[index % instances.length].headers, {
+          to: '447700900123',
+          message: `${phase} ${index}`,
+        }).then((answer) => {
+          outstanding.delete(request);
+          record(result, answer);
+        });
         outstanding.add(request);
       }
       if (now - start >= seconds * 1000 || result.issued >= total || control.interrupted) {
@@ -154,7 +158,10 @@ try {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   cleanups.push('closed the HTTP client', () => agent.destroy());
   const url = `${gateway.apiUrl}/messages/text`;
-  const groups = await gw.gatewayCpuGroups(gateway, Object.fromEntries(extraWorkers.map((w, n) => [`worker ${n + 2}`, w.process.child.pid])));
+  const groups = await gw.gatewayCpuGroups(
+    gateway,
+    Object.fromEntries(extraWorkers.map((w, n) => [`worker ${n + 2}`, w.process.child.pid])),
+  );
   const dbNow = async () => (await gateway.db.query("SELECT (clock_timestamp() AT TIME ZONE 'UTC')::text AS t")).rows[0].t;
 
   let rate = fixedRate;
@@ -216,7 +223,9 @@ try {
       ratio: window.reached / Math.max(1, window.accepted),
       backlogAtEnd,
       notReached: saturation.accepted.length - reachedAll,
-      cpuMsPerMessage: Object.fromEntries(['api', ...workerGroups, 'postgres (backends of this db)', 'redis'].map((g) => [g, perMessage(g)])),
+      cpuMsPerMessage: Object.fromEntries(
+        ['api', ...workerGroups, 'postgres (backends of this db)', 'redis'].map((g) => [g, perMessage(g)]),
+      ),
     },
     halfRate: {
       rate: half,
@@ -244,8 +253,14 @@ try {
           ['(1) reached / accepted (goal >= 1.0)', fixed(s.ratio, 2)],
           ['(1) answers', JSON.stringify(s.answers)],
           ['(1) not yet sent when the window closed', String(s.backlogAtEnd)],
-          ['(1) CPU ms per message: api / worker(s)', `${fixed(s.cpuMsPerMessage.api, 2)} / ${workerGroups.map((g) => fixed(s.cpuMsPerMessage[g], 2)).join(' / ')}`],
-          ['(1) CPU ms per message: postgres / redis', `${fixed(s.cpuMsPerMessage['postgres (backends of this db)'], 2)} / ${fixed(s.cpuMsPerMessage.redis, 2)}`],
+          [
+            '(1) CPU ms per message: api / worker(s)',
+            `${fixed(s.cpuMsPerMessage.api, 2)} / ${workerGroups.map((g) => fixed(s.cpuMsPerMessage[g], 2)).join(' / ')}`,
+          ],
+          [
+            '(1) CPU ms per message: postgres / redis',
+            `${fixed(s.cpuMsPerMessage['postgres (backends of this db)'], 2)} / ${fixed(s.cpuMsPerMessage.redis, 2)}`,
+          ],
           [`(2) half rate ${h.rate}/s: accepted / reached`, `${h.accepted} / ${h.reached}`],
           ['(2) accept -> network p50 / p99 / max (goal p99 <= 250 ms)', `${fixed(h.p50, 1)} / ${fixed(h.p99, 1)} / ${fixed(h.max, 1)} ms`],
         ],
@@ -258,7 +273,8 @@ try {
   }
   const problems = [];
   if (summary.saturation.notReached > 0) problems.push(`${summary.saturation.notReached} accepted messages did not reach the network`);
-  if (h2problem(summary)) problems.push(`${summary.halfRate.accepted - summary.halfRate.reached} half-rate messages did not reach the network`);
+  if (h2problem(summary))
+    problems.push(`${summary.halfRate.accepted - summary.halfRate.reached} half-rate messages did not reach the network`);
   if (problems.length > 0) log(problems.join('; '));
   exitCode = problems.length > 0 ? 2 : 0;
 } catch (error) {

@@ -82,7 +82,8 @@ try {
     { label: '(c) instance list, 20', url: `${gateway.apiUrl}/account/instances?pageSize=20`, headers: { 'X-Api-Key': customer.apiKey } },
   ];
   const listed = gw.expectStatus('list', await gw.request(cases[2].url, { headers: cases[2].headers }), 200);
-  if (listed.items?.length !== 20 || listed.totalCount !== 25) throw new Error(`the list page is not 20 of 25: ${JSON.stringify(listed).slice(0, 200)}`);
+  if (listed.items?.length !== 20 || listed.totalCount !== 25)
+    throw new Error(`the list page is not 20 of 25: ${JSON.stringify(listed).slice(0, 200)}`);
   gw.expectStatus('status', await gw.request(cases[1].url, { headers: cases[1].headers }), 200);
 
   const rounds = [];

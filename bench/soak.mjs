@@ -64,7 +64,12 @@ function post(agent, url, headers, body) {
   return new Promise((resolve) => {
     const req = http.request(
       url,
-      { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }, timeout: 30_000 },
+      {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        timeout: 30_000,
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode));
@@ -89,7 +94,11 @@ try {
       await gw.request(`${gateway.apiUrl}/instance/settings`, {
         method: 'PUT',
         headers: instance.headers,
-        body: { useCustomDefaults: false, webhookUrl: `http://127.0.0.1:${receiver.port}/hook/${instance.id}`, eventSigningSecret: 'soak-secret' },
+        body: {
+          useCustomDefaults: false,
+          webhookUrl: `http://127.0.0.1:${receiver.port}/hook/${instance.id}`,
+          eventSigningSecret: 'soak-secret',
+        },
       }),
       204,
     );
@@ -104,7 +113,9 @@ try {
     void promise.finally(() => inFlight.delete(promise));
   };
 
-  log(`soak: ${sendRate} sends/s + ${inboundRate} inbound/s over ${instanceCount} instances for ${minutes} min, receiver delay ${receiverDelayMs} ms`);
+  log(
+    `soak: ${sendRate} sends/s + ${inboundRate} inbound/s over ${instanceCount} instances for ${minutes} min, receiver delay ${receiverDelayMs} ms`,
+  );
   const start = performance.now();
   const end = start + minutes * 60_000;
   let sends = 0;
@@ -125,7 +136,11 @@ try {
     if (texts.length === 0) return;
     const instance = instances[inboundTicks % instances.length];
     inboundTicks += 1;
-    track(post(agent, `${gateway.apiUrl}/sandbox/inbound/batch`, instance.headers, { messages: texts }).then((status) => count(`inbound ${status}`)));
+    track(
+      post(agent, `${gateway.apiUrl}/sandbox/inbound/batch`, instance.headers, { messages: texts }).then((status) =>
+        count(`inbound ${status}`),
+      ),
+    );
   }, 250);
   cleanups.push('stopped the load', () => {
     clearInterval(sendTimer);
@@ -162,8 +177,7 @@ try {
   await Promise.all(inFlight);
 
   const steady = samples.filter((sample) => sample.minute > 1);
-  const growth = (name) =>
-    steady.length >= 2 ? (steady.at(-1).rss[name] - steady[0].rss[name]) / steady[0].rss[name] : NaN;
+  const growth = (name) => (steady.length >= 2 ? (steady.at(-1).rss[name] - steady[0].rss[name]) / steady[0].rss[name] : NaN);
   const summary = {
     environment: environmentLine(),
     minutes,
@@ -185,7 +199,14 @@ try {
     console.log(
       table([
         ['t (min)', 'pending deliveries', 'pending sends', 'deliveries/s', 'RSS api MiB', 'RSS worker MiB'],
-        ...samples.map((s) => [fixed(s.minute, 1), String(s.backlog), String(s.pendingSends), fixed(s.deliveriesPerSecond), fixed(s.rss.api), fixed(s.rss.worker)]),
+        ...samples.map((s) => [
+          fixed(s.minute, 1),
+          String(s.backlog),
+          String(s.pendingSends),
+          fixed(s.deliveriesPerSecond),
+          fixed(s.rss.api),
+          fixed(s.rss.worker),
+        ]),
       ]),
     );
     console.log(

@@ -96,7 +96,8 @@ async function inject(agent, apiUrl, instance, texts) {
   }
   let refused = 0;
   for (const text of texts)
-    if ((await postJson(agent, `${apiUrl}/sandbox/inbound`, instance.headers, { from: '447700900123', type: 'text', text })) !== 201) refused += 1;
+    if ((await postJson(agent, `${apiUrl}/sandbox/inbound`, instance.headers, { from: '447700900123', type: 'text', text })) !== 201)
+      refused += 1;
   return refused;
 }
 

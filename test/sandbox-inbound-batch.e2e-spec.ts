@@ -46,7 +46,12 @@ describe('POST /sandbox/inbound/batch', () => {
     );
     expect(response.status).toBe(201);
     const { ids } = response.body as { ids: string[] };
-    expect(ids).toEqual([expect.stringMatching(MESSAGE_ID), expect.stringMatching(MESSAGE_ID), expect.stringMatching(MESSAGE_ID), expect.stringMatching(MESSAGE_ID)]);
+    expect(ids).toEqual([
+      expect.stringMatching(MESSAGE_ID),
+      expect.stringMatching(MESSAGE_ID),
+      expect.stringMatching(MESSAGE_ID),
+      expect.stringMatching(MESSAGE_ID),
+    ]);
     expect(new Set(ids).size).toBe(4);
     const events = await eventually(
       () => messageEvents(instance.id),
@@ -60,7 +65,7 @@ describe('POST /sandbox/inbound/batch', () => {
       ['message', ids[2], null],
       ['message', ids[3], 'fourth'],
     ]);
-    expect(events[1].data).toEqual({ user: { id: BOB }, pushName: 'Bob' });
+    expect(events[1].data).toEqual({ user: { id: BOB, phone: '447700900222' }, pushName: 'Bob' });
     const seqs = events.map((event) => Number(event.seq));
     expect([...seqs].sort((a, b) => a - b)).toEqual(seqs);
     const inbox = (await http.get('/sandbox/inbox', headersOf(instance))).body as { id: string; from: string; type: string }[];
@@ -94,7 +99,10 @@ describe('POST /sandbox/inbound/batch', () => {
         messages: [{ from: '447700900111', type: 'button_reply', replyTo: '3EB0000000000000000000', buttonId: 'x' }],
         detail: 'validation error: messages[0]: replyTo 3EB0000000000000000000 is not a message this instance sent',
       },
-      { messages: [{ from: '447700900111', type: 'sticker', text: 'x' }], detail: /^validation error: messages\[0\]\.type must be one of / },
+      {
+        messages: [{ from: '447700900111', type: 'sticker', text: 'x' }],
+        detail: /^validation error: messages\[0\]\.type must be one of /,
+      },
       { messages: [], detail: 'validation error: messages must have at least 1 item' },
       {
         messages: Array.from({ length: 1001 }, (_, index) => ({ from: '447700900111', type: 'text', text: `m ${index}` })),
