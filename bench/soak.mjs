@@ -97,7 +97,7 @@ try {
         body: {
           useCustomDefaults: false,
           webhookUrl: `http://127.0.0.1:${receiver.port}/hook/${instance.id}`,
-          eventSigningSecret: 'soak-secret',
+          eventSigningSecret: 'soak-signing-secret-0123456789',
         },
       }),
       204,
