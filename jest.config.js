@@ -15,7 +15,7 @@ const moduleNameMapper = {
 };
 
 // request-filtering-agent ships only as an ES module; Node runs it natively, Jest needs it compiled to CommonJS.
-const esmPackages = ['request-filtering-agent'];
+const esmPackages = ['request-filtering-agent', '@whiskeysockets/baileys'];
 const esmToCommonJs = [
   'ts-jest',
   { tsconfig: { allowJs: true, module: 'commonjs', esModuleInterop: true }, isolatedModules: true, diagnostics: false },

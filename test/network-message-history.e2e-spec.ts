@@ -51,4 +51,23 @@ describe('kept real-network messages as history', () => {
     expect(byChat(team)).toEqual(['T1']);
     expect(await messages.recentPerChat(`${instanceId}_none`, 2)).toEqual([]);
   });
+
+  it("finds, lists and forgets a person's chat under both of their JIDs", async () => {
+    // rc14 keeps a received one-to-one message under the contact's LID; our sends sit under the phone number.
+    const phone = '447700900777@s.whatsapp.net';
+    const lid = '100000000000777@lid';
+    await messages.save(instanceId, [
+      record(phone, 'P1', 10),
+      record(lid, 'L2', 11),
+      record(phone, 'P3', 12),
+      record('447700900888@s.whatsapp.net', 'X4', 13),
+    ]);
+    const both = [phone, lid];
+    expect((await messages.find(instanceId, 'L2', both))?.chatJid).toBe(lid);
+    expect(await messages.find(instanceId, 'L2', phone)).toBeNull();
+    expect((await messages.latest(instanceId, both, 10)).map((message) => message.id)).toEqual(['P3', 'L2', 'P1']);
+    await messages.forgetChat(instanceId, both);
+    expect(await messages.latest(instanceId, both, 10)).toEqual([]);
+    expect((await messages.latest(instanceId, '447700900888@s.whatsapp.net', 10)).map((message) => message.id)).toEqual(['X4']);
+  });
 });

@@ -22,18 +22,21 @@ export class NetworkMessageRepository {
     await this.prisma.networkMessage.createMany({ data: messages.map((message) => ({ ...message, instanceId })), skipDuplicates: true });
   }
 
-  /** A message by id; `chatJid` narrows it when the same id appears in two chats. */
-  async find(instanceId: string, id: string, chatJid?: string): Promise<NetworkMessageRecord | null> {
+  /**
+   * A message by id; `chatJid` narrows it when the same id appears in two chats. A person's chat may be kept under
+   * both of their JIDs (LID and phone number): give both, and the message is found under either.
+   */
+  async find(instanceId: string, id: string, chatJid?: string | string[]): Promise<NetworkMessageRecord | null> {
     return this.prisma.networkMessage.findFirst({
-      where: { instanceId, id, ...(chatJid ? { chatJid } : {}) },
+      where: { instanceId, id, ...(chatJid ? { chatJid: inChats(chatJid) } : {}) },
       select: { id: true, chatJid: true, fromMe: true, senderJid: true, sentAt: true, data: true },
     });
   }
 
-  /** The chat's newest messages, newest first. */
-  latest(instanceId: string, chatJid: string, limit: number): Promise<NetworkMessageRecord[]> {
+  /** The chat's newest messages, newest first; a person's chat under all the JIDs given. */
+  latest(instanceId: string, chatJid: string | string[], limit: number): Promise<NetworkMessageRecord[]> {
     return this.prisma.networkMessage.findMany({
-      where: { instanceId, chatJid },
+      where: { instanceId, chatJid: inChats(chatJid) },
       orderBy: { sentAt: 'desc' },
       take: limit,
       select: { id: true, chatJid: true, fromMe: true, senderJid: true, sentAt: true, data: true },
@@ -47,8 +50,8 @@ export class NetworkMessageRepository {
     return perChatLists.flat();
   }
 
-  async forgetChat(instanceId: string, chatJid: string): Promise<void> {
-    await this.prisma.networkMessage.deleteMany({ where: { instanceId, chatJid } });
+  async forgetChat(instanceId: string, chatJid: string | string[]): Promise<void> {
+    await this.prisma.networkMessage.deleteMany({ where: { instanceId, chatJid: inChats(chatJid) } });
   }
 
   async forgetAll(instanceId: string): Promise<void> {
@@ -60,4 +63,8 @@ export class NetworkMessageRepository {
     const { count } = await this.prisma.networkMessage.deleteMany({ where: { createdAt: { lt: before } } });
     return count;
   }
+}
+
+function inChats(chatJid: string | string[]): { in: string[] } {
+  return { in: typeof chatJid === 'string' ? [chatJid] : chatJid };
 }

@@ -126,4 +126,16 @@ describe('loadAuthState', () => {
     expect(store.credentialSaves).toHaveLength(1);
     expect(store.creds).toBeNull();
   });
+
+  it('flushes: settles once every save asked for so far is written, also after a failed one', async () => {
+    const store = new MemoryStore();
+    const auth = await loadAuthState({ instanceId: 'ins_1', store, initCredentials: fresh });
+    const saveCredentials = store.saveCredentials.bind(store);
+    jest.spyOn(store, 'saveCredentials').mockRejectedValueOnce(new Error('connection lost')).mockImplementation(saveCredentials);
+    auth.saveCreds().catch(() => undefined);
+    Object.assign(auth.state.creds, { nextPreKeyId: 61 });
+    void auth.saveCreds();
+    await auth.flush();
+    expect((JSON.parse(store.creds ?? '{}') as { nextPreKeyId: number }).nextPreKeyId).toBe(61);
+  });
 });

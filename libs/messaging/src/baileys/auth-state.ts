@@ -21,6 +21,8 @@ export interface AuthState<Credentials extends object> {
   state: { creds: Credentials; keys: SignalKeyStore };
   /** Saves the whole credentials object as it is now (Baileys mutates it in place on `creds.update`). */
   saveCreds(): Promise<void>;
+  /** Settles once every credentials save asked for so far has been written (or failed). */
+  flush(): Promise<void>;
   /** Forgets credentials and keys: the device was logged out. */
   clear(): Promise<void>;
 }
@@ -71,6 +73,9 @@ export async function loadAuthState<Credentials extends object>(options: AuthSta
       const snapshot = bufferJson.stringify(creds);
       credentialWrites = credentialWrites.catch(() => undefined).then(() => store.saveCredentials(instanceId, snapshot));
       return credentialWrites;
+    },
+    async flush() {
+      await credentialWrites.catch(() => undefined);
     },
     async clear() {
       // A save still in flight would otherwise land after the delete and bring the dead credentials back.

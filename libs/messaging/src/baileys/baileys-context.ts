@@ -2,6 +2,7 @@ import type { NormalisedEvent, OperationArgs, OperationName, OperationResult, Ou
 import type { NetworkMessageRepository } from '@app/database';
 import type { SentMessage } from '../driver';
 import type { BaileysEvents, BaileysLibrary, BaileysSocket } from './baileys-library';
+import type { CallOrigins } from './call-origins';
 import type { RecentIds } from './inbound/recent-ids';
 
 /** What every part of the Baileys driver works with while an instance's socket is open. */
@@ -22,6 +23,8 @@ export interface BaileysContext {
    * every send back as an `append` upsert, and the dispatcher already reported it, so inbound mapping leaves those out.
    */
   sent?: RecentIds;
+  /** The caller of each recent call as the offer named them: a reject goes to exactly that JID. */
+  calls?: CallOrigins;
 }
 
 /** Where inbound mapping hands its results: gateway events and store facts, in the order they happened. */

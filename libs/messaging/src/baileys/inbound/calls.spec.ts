@@ -62,4 +62,11 @@ describe('call', () => {
       { eventType: 'call_terminate', data: { id: 'A3F4C1D2E5B6A7980C1D2E3F4A5B6C7D', caller: identityOf(ANA), time, reason: 'unknown' } },
     ]);
   });
+
+  it('remembers who each offered call came from, as the offer named them, for the reject', async () => {
+    await harness.deliver({ call: [call('offer', { isVideo: false, isGroup: false })] });
+    await harness.deliver({ call: [call('ringing', { id: 'C0FFEE00C0FFEE00C0FFEE00C0FFEE00', from: BOB.lid, callerPn: BOB.pn })] });
+    expect(harness.context.calls?.from('A3F4C1D2E5B6A7980C1D2E3F4A5B6C7D')).toBe('123456789012345:21@lid');
+    expect(harness.context.calls?.from('C0FFEE00C0FFEE00C0FFEE00C0FFEE00')).toBe(BOB.lid);
+  });
 });

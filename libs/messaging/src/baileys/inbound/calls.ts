@@ -19,6 +19,7 @@ export function mapCalls(batch: InboundBatch, calls: BaileysEvents['call']): voi
     const caller = batch.who.party(call.from || call.callerPn || call.chatId);
     const time = call.date instanceof Date ? call.date : new Date();
     if (call.status === 'offer' || call.status === 'ringing') {
+      if (call.from) batch.context.calls?.remember(call.id, call.from);
       if (offered.has(call.id)) continue;
       offered.add(call.id);
       const chatId = call.isGroup ? call.groupJid || call.chatId : undefined;

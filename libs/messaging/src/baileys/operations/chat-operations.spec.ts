@@ -1,4 +1,5 @@
 import { AppError } from '@app/contracts';
+import { signalRepositoryWith } from '../testing/rc14';
 import { buildOperations, fakeContext, iqError, storedMessage, boom } from './fake-context.testing';
 
 const USER = '447700900123@s.whatsapp.net';
@@ -290,6 +291,69 @@ describe('Baileys chat operations', () => {
         }),
       ).rejects.toEqual(new AppError('not_found'));
       expect(fetchMessageHistory).not.toHaveBeenCalled();
+    });
+  });
+
+  /**
+   * rc14 keeps a received one-to-one message under the stanza's sender, now usually the contact's LID; our own sends
+   * are kept under the JID they went to, the phone number the events name the chat by. The chat is both.
+   */
+  describe('a LID-addressed one-to-one chat', () => {
+    const USER_LID = '100000000000077@lid';
+    const history = [
+      storedMessage({ id: 'M3', chatJid: USER, fromMe: true, sentAt: t(1_790_000_300) }),
+      storedMessage({ id: 'R2', chatJid: USER_LID, fromMe: false, sentAt: t(1_790_000_200) }),
+      storedMessage({ id: 'M1', chatJid: USER, fromMe: true, sentAt: t(1_790_000_100) }),
+    ];
+    const RECEIVED_KEY = { remoteJid: USER_LID, id: 'R2', fromMe: false };
+    /** rc14's own mapping store knows the pair, as after the first message of the LID chat. */
+    const mapping = signalRepositoryWith([{ lid: USER_LID, pn: USER }]);
+
+    it('reads it with a range over both identities and a receipt under the key the message was kept with', async () => {
+      const chatModify = jest.fn().mockResolvedValue(undefined);
+      const readMessages = jest.fn().mockResolvedValue(undefined);
+      const context = fakeContext({ socket: { chatModify, readMessages, ...mapping }, messages: history });
+      await operations.perform(context, 'chats.read', { chatId: USER, read: true });
+      expect(chatModify).toHaveBeenCalledWith(
+        {
+          markRead: true,
+          lastMessages: [
+            { key: { remoteJid: USER, id: 'M3', fromMe: true }, messageTimestamp: 1_790_000_300 },
+            { key: RECEIVED_KEY, messageTimestamp: 1_790_000_200 },
+          ],
+        },
+        USER,
+      );
+      expect(readMessages).toHaveBeenCalledWith([RECEIVED_KEY]);
+    });
+
+    it('asks for history before a message kept under the LID', async () => {
+      const fetchMessageHistory = jest.fn().mockResolvedValue('PDO-3');
+      const context = fakeContext({ socket: { fetchMessageHistory, ...mapping }, messages: history });
+      await operations.perform(context, 'chats.requestHistory', {
+        chatId: USER,
+        lastMessageId: 'R2',
+        lastMessageSenderId: USER,
+        count: 20,
+      });
+      expect(fetchMessageHistory).toHaveBeenCalledWith(20, RECEIVED_KEY, 1_790_000_200_000);
+    });
+
+    it('deletes it and forgets the messages kept under either identity', async () => {
+      const chatModify = jest.fn().mockResolvedValue(undefined);
+      const context = fakeContext({ socket: { chatModify, ...mapping }, messages: history });
+      await operations.perform(context, 'chats.delete', { chatId: USER });
+      expect(chatModify).toHaveBeenCalledWith(
+        {
+          delete: true,
+          lastMessages: [
+            { key: { remoteJid: USER, id: 'M3', fromMe: true }, messageTimestamp: 1_790_000_300 },
+            { key: RECEIVED_KEY, messageTimestamp: 1_790_000_200 },
+          ],
+        },
+        USER,
+      );
+      expect(await context.store.latest('inst-1', [USER, USER_LID], 10)).toEqual([]);
     });
   });
 

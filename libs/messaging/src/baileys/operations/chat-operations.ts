@@ -2,6 +2,7 @@ import type { WAPresence } from '@whiskeysockets/baileys';
 import { Injectable } from '@nestjs/common';
 import { AppError, type ChatOperations, type ChatPresenceState, type EphemeralTimer } from '@app/contracts';
 import { ChatStoreRepository } from '@app/database';
+import { chatIdentities } from '../lid-mapping';
 import { businessProfileOf } from './business-profile';
 import { keyOf, lastMessages, rangeOf, recentMessages } from './chat-ranges';
 import { isGroupJid, isLidJid, isPhoneJid } from './jids';
@@ -71,7 +72,7 @@ export class BaileysChatOperations {
       await context.socket.chatModify({ delete: true, lastMessages: await lastMessages(context, chatId) }, chatId);
       // The chat is gone from every device: its stored messages would only feed quotes and ranges of a chat that
       // no longer exists.
-      await context.messages.forgetChat(context.instanceId, chatId);
+      await context.messages.forgetChat(context.instanceId, await chatIdentities(context, chatId));
       return {};
     },
 
@@ -92,7 +93,7 @@ export class BaileysChatOperations {
 
     'chats.requestHistory': async (context, { chatId, lastMessageId, lastMessageSenderId, count }) => {
       // The phone finds the anchor by key and time; without the stored message there is no time to give it.
-      const anchor = await context.messages.find(context.instanceId, lastMessageId, chatId);
+      const anchor = await context.messages.find(context.instanceId, lastMessageId, await chatIdentities(context, chatId));
       if (!anchor) throw new AppError('not_found');
       const key = keyOf(anchor);
       if (isGroupJid(chatId) && !key.fromMe && !key.participant) key.participant = lastMessageSenderId;

@@ -2,6 +2,7 @@ import type { LastMessageList, MinimalMessage, WAMessage, WAMessageKey } from '@
 import type { NetworkMessageRecord } from '@app/database';
 import type { BaileysContext } from '../baileys-context';
 import { bufferJson } from '../buffer-json';
+import { chatIdentities } from '../lid-mapping';
 import { isGroupJid } from './jids';
 
 /** How far back a range looks; a chat whose last received message is older is described by this window. */
@@ -21,9 +22,13 @@ function minimal(record: NetworkMessageRecord): MinimalMessage {
   return { key: keyOf(record), messageTimestamp: Math.floor(record.sentAt.getTime() / 1000) };
 }
 
-/** The chat's newest stored messages, newest first. */
-export function recentMessages(context: BaileysContext, chatJid: string): Promise<NetworkMessageRecord[]> {
-  return context.messages.latest(context.instanceId, chatJid, RANGE_WINDOW);
+/**
+ * The chat's newest stored messages, newest first: in a person's chat those kept under either of their JIDs (rc14
+ * keeps received messages of a LID-addressed chat under the LID, our sends under the JID they went to), each with
+ * the key it was kept with.
+ */
+export async function recentMessages(context: BaileysContext, chatJid: string): Promise<NetworkMessageRecord[]> {
+  return context.messages.latest(context.instanceId, await chatIdentities(context, chatJid), RANGE_WINDOW);
 }
 
 /**

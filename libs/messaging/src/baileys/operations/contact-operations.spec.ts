@@ -1,4 +1,5 @@
 import { AppError } from '@app/contracts';
+import { signalRepositoryWith } from '../testing/rc14';
 import { SELF, buildOperations, fakeContext, boom } from './fake-context.testing';
 
 const ALICE = '447700900200@s.whatsapp.net';
@@ -59,8 +60,8 @@ describe('Baileys contact operations', () => {
 
   it('lists the blocklist by phone number where Baileys knows it', async () => {
     const fetchBlocklist = jest.fn().mockResolvedValue([ALICE_LID, BOB_LID, undefined, '447700900500@s.whatsapp.net']);
-    const getPNForLID = jest.fn((lid: string) => Promise.resolve(lid === ALICE_LID ? ALICE : null));
-    const context = fakeContext({ socket: { fetchBlocklist, signalRepository: { lidMapping: { getPNForLID, getLIDForPN: jest.fn() } } } });
+    // rc14's own mapping store: it answers `447700900200:0@s.whatsapp.net`, which the blocklist must not repeat.
+    const context = fakeContext({ socket: { fetchBlocklist, ...signalRepositoryWith([{ lid: ALICE_LID, pn: ALICE }]) } });
     await expect(buildOperations().perform(context, 'contacts.blocklist', {})).resolves.toEqual({
       // A LID without a known phone number stays the person's name; the entry Baileys could not read is dropped.
       blocked: [{ jid: ALICE, lid: ALICE_LID }, { jid: BOB_LID }, { jid: '447700900500@s.whatsapp.net' }],

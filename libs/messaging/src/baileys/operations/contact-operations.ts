@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type AddressBookEntry, type ContactOperations } from '@app/contracts';
 import { ContactStoreRepository } from '@app/database';
 import { isLidJid, isPhoneJid, partyOf } from './jids';
-import { lidOf, phoneOf } from './lid-mapping';
+import { lidOf, phoneOf } from '../lid-mapping';
 import type { BaileysOperationHandlers } from './operation-handlers';
 
 /**

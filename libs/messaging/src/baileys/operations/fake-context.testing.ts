@@ -1,4 +1,5 @@
 import type { ChatStoreRepository, ContactStoreRepository, NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
+import { isJidGroup, isLidUser, isPnUser, jidNormalizedUser } from '@whiskeysockets/baileys/lib/WABinary/jid-utils.js';
 import type { SandboxStatusMedia } from '../../sandbox/status-media';
 import type { BaileysContext } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket } from '../baileys-library';
@@ -69,24 +70,28 @@ export class MemoryMessages {
 
   constructor(private records: NetworkMessageRecord[] = []) {}
 
-  latest(_instanceId: string, chatJid: string, limit: number): Promise<NetworkMessageRecord[]> {
+  latest(_instanceId: string, chatJid: string | string[], limit: number): Promise<NetworkMessageRecord[]> {
     return Promise.resolve(
       this.records
-        .filter((record) => record.chatJid === chatJid)
+        .filter((record) => inChats(record, chatJid))
         .sort((a, b) => b.sentAt.getTime() - a.sentAt.getTime())
         .slice(0, limit),
     );
   }
 
-  find(_instanceId: string, id: string, chatJid?: string): Promise<NetworkMessageRecord | null> {
-    return Promise.resolve(this.records.find((record) => record.id === id && (!chatJid || record.chatJid === chatJid)) ?? null);
+  find(_instanceId: string, id: string, chatJid?: string | string[]): Promise<NetworkMessageRecord | null> {
+    return Promise.resolve(this.records.find((record) => record.id === id && (!chatJid || inChats(record, chatJid))) ?? null);
   }
 
-  forgetChat(_instanceId: string, chatJid: string): Promise<void> {
-    this.forgotten.push(chatJid);
-    this.records = this.records.filter((record) => record.chatJid !== chatJid);
+  forgetChat(_instanceId: string, chatJid: string | string[]): Promise<void> {
+    this.forgotten.push(...[chatJid].flat());
+    this.records = this.records.filter((record) => !inChats(record, chatJid));
     return Promise.resolve();
   }
+}
+
+function inChats(record: NetworkMessageRecord, chatJid: string | string[]): boolean {
+  return [chatJid].flat().includes(record.chatJid);
 }
 
 export interface FakeParts {
@@ -109,7 +114,8 @@ export function fakeContext(parts: FakeParts = {}): BaileysContext & { store: Me
   return {
     instanceId: INSTANCE,
     socket: socket as unknown as BaileysSocket,
-    lib: (parts.lib ?? {}) as unknown as BaileysLibrary,
+    // rc14's own JID helpers; a spec adds (or replaces) what else it needs.
+    lib: { jidNormalizedUser, isLidUser, isPnUser, isJidGroup, ...parts.lib } as unknown as BaileysLibrary,
     selfJid: SELF,
     selfLid: SELF_LID,
     messages: store as unknown as NetworkMessageRepository,

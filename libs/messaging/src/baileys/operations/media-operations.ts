@@ -7,6 +7,12 @@ import type { BaileysOperationHandlers } from './operation-handlers';
 
 const DEFAULT_MIME = 'application/octet-stream';
 
+/**
+ * How long the sender's phone gets to upload an expired file again. Baileys' `updateMediaMessage` waits for the
+ * phone's answer without a limit, and a phone that is offline never answers.
+ */
+export const REUPLOAD_TIMEOUT_MS = 30_000;
+
 /** Baileys' logger interface (not exported from its package root). */
 type ILogger = NonNullable<Parameters<BaileysLibrary['downloadMediaMessage']>[3]>['logger'];
 
@@ -29,7 +35,9 @@ export class BaileysMediaOperations {
     'media.download': async ({ instanceId, lib, socket, messages }, { mediaId }) => {
       const record = await messages.find(instanceId, mediaId);
       if (!record) throw new AppError('not_found');
-      const message = bufferJson.parse<WAMessage>(record.data);
+      // Revived as the protobuf object Baileys made: the store's JSON has the bytes as base64 strings, and the
+      // re-upload request derives its key from `mediaKey`, which must be those bytes, not their text.
+      const message = lib.proto.WebMessageInfo.fromObject(bufferJson.parse(record.data)) as WAMessage;
       let content: ReturnType<typeof lib.assertMediaContent>;
       try {
         content = lib.assertMediaContent(message.message);
@@ -42,7 +50,7 @@ export class BaileysMediaOperations {
         message,
         'buffer',
         {},
-        { logger: this.logger, reuploadRequest: socket.updateMediaMessage },
+        { logger: this.logger, reuploadRequest: (expired) => withinReuploadTime(socket.updateMediaMessage(expired)) },
       );
       const filename = 'fileName' in content ? content.fileName : undefined;
       return {
@@ -52,4 +60,13 @@ export class BaileysMediaOperations {
       };
     },
   };
+}
+
+/** The phone's re-upload, or not_found once it took too long: a file nobody can supply is as gone as a deleted one. */
+function withinReuploadTime<T>(reupload: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new AppError('not_found')), REUPLOAD_TIMEOUT_MS);
+  });
+  return Promise.race([reupload, expired]).finally(() => clearTimeout(timer));
 }

@@ -1,4 +1,5 @@
 import { AppError } from '@app/contracts';
+import { signalRepositoryWith } from '../testing/rc14';
 import { SELF, SELF_LID, buildOperations, fakeContext, iqError } from './fake-context.testing';
 
 const ALICE = '447700900200@s.whatsapp.net';
@@ -185,15 +186,22 @@ describe('Baileys user operations', () => {
     });
   });
 
-  it('names a LID user by phone number when Baileys knows it', async () => {
+  it('names a LID user by phone number when Baileys knows it, with the names the store keeps for that number', async () => {
     const socket = {
       fetchStatus: jest.fn().mockResolvedValue(undefined),
       profilePictureUrl: jest.fn().mockResolvedValue(undefined),
-      signalRepository: { lidMapping: { getPNForLID: jest.fn().mockResolvedValue(ALICE), getLIDForPN: jest.fn() } },
+      // rc14's own mapping store, which answers the phone number with a device: `447700900200:0@s.whatsapp.net`.
+      ...signalRepositoryWith([{ lid: ALICE_LID, pn: ALICE }]),
     };
-    await expect(operations.perform(fakeContext({ socket }), 'users.profile', { jid: ALICE_LID })).resolves.toEqual({
+    const find = (...[, jid]: unknown[]) =>
+      Promise.resolve(jid === ALICE ? { jid: ALICE, pushName: 'Alice', businessName: 'Alice Bakes' } : null);
+    await expect(
+      buildOperations({ contacts: { find } }).perform(fakeContext({ socket }), 'users.profile', { jid: ALICE_LID }),
+    ).resolves.toEqual({
       jid: ALICE,
       lid: ALICE_LID,
+      pushName: 'Alice',
+      businessName: 'Alice Bakes',
       isVerified: false,
     });
     expect(socket.fetchStatus).toHaveBeenCalledWith(ALICE_LID);

@@ -21,7 +21,7 @@ import { ContactStoreRepository } from '@app/database';
 import type { BaileysContext } from '../baileys-context';
 import type { BaileysSocket } from '../baileys-library';
 import { isLidJid, isPhoneJid, partyOf, phoneDigits } from './jids';
-import { lidOf, phoneOf } from './lid-mapping';
+import { lidOf, phoneOf } from '../lid-mapping';
 import type { BaileysOperationHandlers } from './operation-handlers';
 import { optionalPicture } from './pictures';
 

@@ -1,5 +1,6 @@
 import { PermanentSendError, type OutboundMessage } from '@app/contracts';
 import type { WAMessage } from '../baileys-library';
+import { asReceived, signalRepositoryWith } from '../testing/rc14';
 import { BaileysSender } from './baileys-sender';
 import {
   CONTACT,
@@ -222,6 +223,45 @@ describe('BaileysSender: operations on messages', () => {
     });
   });
 
+  /**
+   * WhatsApp indexes someone else's group message in app state by its author; rc14's `chatModificationToAppPatch`
+   * writes `'0'` there, so the patch would match no message. The patch goes out with the author (no device).
+   */
+  describe("someone else's group message in app state", () => {
+    it('stars it and deletes it for me with its author in the index', async () => {
+      await send('star', GROUP, { targetId: RECEIVED_IN_GROUP, starred: true });
+      await send('delete_for_me', GROUP, { targetId: RECEIVED_IN_GROUP });
+
+      expect(socket.appPatch.mock.calls).toEqual([
+        [
+          {
+            syncAction: { starAction: { starred: true } },
+            index: ['star', GROUP, RECEIVED_IN_GROUP, '0', CONTACT_LID],
+            type: 'regular_low',
+            apiVersion: 2,
+            operation: 0,
+          },
+        ],
+        [
+          {
+            syncAction: { deleteMessageForMeAction: { deleteMedia: false, messageTimestamp: 1_747_615_200 } },
+            index: ['deleteMessageForMe', GROUP, RECEIVED_IN_GROUP, '0', CONTACT_LID],
+            type: 'regular_high',
+            apiVersion: 3,
+            operation: 0,
+          },
+        ],
+      ]);
+      expect(socket.chatModify).not.toHaveBeenCalled();
+    });
+
+    it('names the author a request gives for a message no longer kept, without its device', async () => {
+      await send('star', GROUP, { targetId: GONE, senderId: '447700900555:12@s.whatsapp.net', starred: false });
+
+      expect(socket.appPatch.mock.calls[0][0].index).toEqual(['star', GROUP, GONE, '0', '447700900555@s.whatsapp.net']);
+    });
+  });
+
   describe('pin', () => {
     it('pins for the chosen duration, 7 days when none is given, and unpins', async () => {
       answers({ pinInChatMessage: { key: GROUP_KEY, type: 1 } }, GROUP);
@@ -237,6 +277,59 @@ describe('BaileysSender: operations on messages', () => {
         [CONTACT, { pin: OWN_KEY, type: 1, time: 604_800 }, { messageId: OP }],
         [CONTACT, { pin: OWN_KEY, type: 2 }, { messageId: OP }],
       ]);
+    });
+  });
+
+  /**
+   * rc14 keys a received one-to-one message by the stanza's sender, now usually the contact's LID, with the phone
+   * number only in `remoteJidAlt` (`Utils/decode-wa-message.js`); the store keeps it under that LID. The gateway's
+   * events name the chat by phone number, and that is the chat id clients send back.
+   */
+  describe('in a LID-addressed one-to-one chat', () => {
+    const FROM_LID = '3A7F00000000000000L1D1';
+    const receivedByLid = asReceived({
+      key: { remoteJid: CONTACT_LID, remoteJidAlt: CONTACT, fromMe: false, id: FROM_LID, addressingMode: 'lid' },
+      message: { conversation: 'Hi from my LID' },
+      messageTimestamp: 1_747_615_300,
+      pushName: 'Jane',
+    });
+    /** The key as rc14 made it, which protocol messages must carry. */
+    const LID_KEY = { remoteJid: CONTACT_LID, fromMe: false, id: FROM_LID };
+    const sendHere = (kind: OutboundMessage['kind'], payload: Record<string, unknown>, id = OP) =>
+      sender.send(
+        { ...fakeContext(socket, store), socket: { ...socket, ...signalRepositoryWith([{ lid: CONTACT_LID, pn: CONTACT }]) } as never },
+        {
+          id,
+          kind,
+          chatJid: CONTACT,
+          payload,
+        },
+      );
+
+    beforeEach(() => store.keep(receivedByLid));
+
+    it('reacts with the stored key although the request names the chat by phone number and not the sender', async () => {
+      answers({ reactionMessage: { key: LID_KEY, text: '👍', senderTimestampMs: 1_747_615_904_000 } });
+      await sendHere('reaction', { targetId: FROM_LID, reaction: '👍' });
+
+      expect(socket.sendMessage.mock.calls).toEqual([[CONTACT, { react: { text: '👍', key: LID_KEY } }, { messageId: OP }]]);
+    });
+
+    it('marks it read and stars it with the stored key, not one rebuilt from the phone number', async () => {
+      await sendHere('read', { targetId: FROM_LID, senderId: CONTACT });
+      await sendHere('star', { targetId: FROM_LID, starred: true });
+
+      expect(socket.readMessages.mock.calls).toEqual([[[LID_KEY]]]);
+      expect(socket.chatModify.mock.calls).toEqual([[{ star: { messages: [{ id: FROM_LID, fromMe: false }], star: true } }, CONTACT]]);
+    });
+
+    it('quotes it in a reply', async () => {
+      socket.sendMessage.mockResolvedValueOnce(networkMessage(CONTACT, '3EB0REPLY0000000000001', { conversation: 'Yes' }));
+      await sendHere('text', { text: 'Yes', replyTo: FROM_LID }, '3EB0REPLY0000000000001');
+
+      const [[, , options]] = socket.sendMessage.mock.calls;
+      expect(options?.quoted?.key).toEqual(receivedByLid.key);
+      expect(options?.quoted?.message).toEqual({ conversation: 'Hi from my LID' });
     });
   });
 });

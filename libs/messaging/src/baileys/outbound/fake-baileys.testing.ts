@@ -1,4 +1,4 @@
-import type { proto } from '@whiskeysockets/baileys';
+import type { ChatModification, proto } from '@whiskeysockets/baileys';
 import type { NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
 import type { BaileysContext } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
@@ -74,9 +74,38 @@ function generateWAMessageFromContent(jid: string, message: Content, options: { 
   return jid.endsWith('@g.us') ? { ...generated, participant: options.userJid } : generated;
 }
 
+/**
+ * `chatModificationToAppPatch` of `Utils/chat-utils.js` for the message actions (star, delete for me), which put
+ * `'0'` in the author slot of the index whoever wrote the message. `SyncdOperation.SET` is 0.
+ */
+function chatModificationToAppPatch(mod: ChatModification, jid: string) {
+  if ('star' in mod) {
+    const [key] = mod.star.messages;
+    return {
+      syncAction: { starAction: { starred: !!mod.star.star } },
+      index: ['star', jid, key.id, key.fromMe ? '1' : '0', '0'],
+      type: 'regular_low',
+      apiVersion: 2,
+      operation: 0,
+    };
+  }
+  if ('deleteForMe' in mod) {
+    const { timestamp, key, deleteMedia } = mod.deleteForMe;
+    return {
+      syncAction: { deleteMessageForMeAction: { deleteMedia, messageTimestamp: timestamp } },
+      index: ['deleteMessageForMe', jid, key.id, key.fromMe ? '1' : '0', '0'],
+      type: 'regular_high',
+      apiVersion: 3,
+      operation: 0,
+    };
+  }
+  throw new Error('not a message action');
+}
+
 export function fakeLibrary(): BaileysLibrary {
   return {
     generateWAMessageFromContent,
+    chatModificationToAppPatch,
     normalizeMessageContent,
     getContentType,
     jidNormalizedUser,
@@ -97,6 +126,7 @@ export function fakeSocket() {
       Promise.resolve(options.messageId ?? 'GENERATED'),
     ),
     chatModify: jest.fn<Promise<void>, Parameters<BaileysSocket['chatModify']>>(() => Promise.resolve()),
+    appPatch: jest.fn<Promise<void>, Parameters<BaileysSocket['appPatch']>>(() => Promise.resolve()),
     readMessages: jest.fn<Promise<void>, Parameters<BaileysSocket['readMessages']>>(() => Promise.resolve()),
     sendReceipts: jest.fn<Promise<void>, Parameters<BaileysSocket['sendReceipts']>>(() => Promise.resolve()),
   };
@@ -125,8 +155,9 @@ export class FakeMessageStore {
     return this.records.map((record) => bufferJson.parse<WAMessage>(record.data));
   }
 
-  find(_instanceId: string, id: string, chatJid?: string): Promise<NetworkMessageRecord | null> {
-    return Promise.resolve(this.records.find((record) => record.id === id && (!chatJid || record.chatJid === chatJid)) ?? null);
+  find(_instanceId: string, id: string, chatJid?: string | string[]): Promise<NetworkMessageRecord | null> {
+    const chats = chatJid === undefined ? undefined : [chatJid].flat();
+    return Promise.resolve(this.records.find((record) => record.id === id && (!chats || chats.includes(record.chatJid))) ?? null);
   }
 
   save(_instanceId: string, messages: NetworkMessageRecord[]): Promise<void> {

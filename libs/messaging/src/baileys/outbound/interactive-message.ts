@@ -61,9 +61,14 @@ export function interactiveMessage(kind: 'buttons' | 'list', payload: Payload): 
 /**
  * The stanza children that make clients render a native-flow message: without `<biz>` the server accepts it and
  * nobody shows it. The nested `mixed` form is the one measured to deliver for every non-payment button (whatsmeow
- * PR #1235, whatsapp-rust PR #628). `<bot biz_bot="1"/>` ahead of `<biz>` is what badges a message as from a bot, so
- * it is sent only when the caller asked for the AI label (`aiLabel`), and only in one-to-one chats, as the contract
- * says; some clients are reported to render one-to-one buttons only with it, which the text fallback covers.
+ * PR #1235, whatsapp-rust PR #628).
+ *
+ * `<bot biz_bot="1"/>` ahead of `<biz>`: whatsapp-rust, measured against live servers, sends it with every `<biz>` to
+ * a person, and some clients are reported to render one-to-one buttons only with it; but it is also what makes
+ * WhatsApp show the AI badge on a message in a one-to-one chat (the Baileys forks that offer an "AI" flag send exactly
+ * this node). The contract promises that badge only for `aiLabel: true`, so the node goes out only then, and only in
+ * one-to-one chats. A client that does not render the buttons still gets the text copy (`INTERACTIVE_TEXT_FALLBACK`,
+ * `after` by default); docs/live-test.md has the check that settles this per client.
  */
 export function interactiveNodes(chatJid: string, now: Date, aiLabel: boolean): BinaryNode[] {
   const biz: BinaryNode = {

@@ -1,6 +1,7 @@
-import type { AnyMessageContent, MessageReceiptType } from '@whiskeysockets/baileys';
+import type { AnyMessageContent, ChatModification, MessageReceiptType } from '@whiskeysockets/baileys';
 import { jidKind, PermanentSendError, type MessageKind, type OutboundMessage } from '@app/contracts';
 import type { BaileysContext } from '../baileys-context';
+import type { WAMessageKey } from '../baileys-library';
 import { keepSent } from './network-store';
 import { flag, optionalText, requiredText, texts } from './payload-fields';
 import { targetMessage, type TargetMessage } from './target-message';
@@ -52,13 +53,34 @@ const revoke: Operation = async (context, message, target) => {
   await sendOperation(context, message, { delete: target.key });
 };
 
+/**
+ * Sends an app-state patch about one message. WhatsApp indexes a message by chat, id, whether it is ours, and, for
+ * someone else's group message, its author; rc14's `chatModificationToAppPatch` always writes `'0'` in that last slot
+ * (`Utils/chat-utils.js`), which matches no message of another member. Those patches get the author (without device),
+ * as WhatsApp's own clients write it; every other one is what Baileys builds.
+ */
+async function messagePatch(context: BaileysContext, mod: ChatModification, chatJid: string, key: WAMessageKey): Promise<void> {
+  const author =
+    jidKind(chatJid) === 'group' && !key.fromMe && key.participant ? context.lib.jidNormalizedUser(key.participant) : undefined;
+  if (!author) {
+    await context.socket.chatModify(mod, chatJid);
+    return;
+  }
+  const patch = context.lib.chatModificationToAppPatch(mod, chatJid);
+  await context.socket.appPatch({ ...patch, index: [...patch.index.slice(0, AUTHOR_SLOT), author] });
+}
+
+/** The author's position in a message's app-state index: `[action, chat, id, fromMe, author]`. */
+const AUTHOR_SLOT = 4;
+
 /** An app-state patch for this account's devices only; the phone matches the message by chat, id, author and time. */
 const deleteForMe: Operation = async (context, message, target) => {
   if (target.timestamp === undefined) {
     throw new PermanentSendError(`message ${target.key.id} is no longer kept; give its timestamp to delete it for me`);
   }
   // The files the phone saved stay: the request removes the message from the chat, not the user's media.
-  await context.socket.chatModify({ deleteForMe: { deleteMedia: false, key: target.key, timestamp: target.timestamp } }, message.chatJid);
+  const mod = { deleteForMe: { deleteMedia: false, key: target.key, timestamp: target.timestamp } };
+  await messagePatch(context, mod, message.chatJid, target.key);
 };
 
 /** An empty reaction removes ours. */
@@ -82,7 +104,7 @@ const read: Operation = async (context, message, target) => {
 
 const star: Operation = async (context, message, target) => {
   const messages = [{ id: target.key.id ?? '', fromMe: target.key.fromMe ?? false }];
-  await context.socket.chatModify({ star: { messages, star: flag(message.payload, 'starred') ?? true } }, message.chatJid);
+  await messagePatch(context, { star: { messages, star: flag(message.payload, 'starred') ?? true } }, message.chatJid, target.key);
 };
 
 const pin: Operation = async (context, message, target) => {

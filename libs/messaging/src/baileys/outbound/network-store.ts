@@ -1,7 +1,9 @@
 import { Logger } from '@nestjs/common';
+import type { NetworkMessageRecord } from '@app/database';
 import type { BaileysContext } from '../baileys-context';
 import type { WAMessage, WAMessageKey } from '../baileys-library';
 import { bufferJson } from '../buffer-json';
+import { chatIdentities } from '../lid-mapping';
 
 const logger = new Logger('BaileysSender');
 
@@ -27,13 +29,19 @@ export function protocolKey(key: WAMessageKey): WAMessageKey {
 }
 
 /**
- * A recent message of the chat, if this instance still keeps it. A WAMessage is a protobuf object, and its JSON has
- * bytes as base64, enums as names and 64-bit numbers as strings; `fromObject` turns that back into what Baileys
- * encodes correctly (a quote copies the original's content into the new message).
+ * A recent message of the chat, if this instance still keeps it, under either JID of the person (a received message
+ * of a LID-addressed chat is kept under the LID, though events name the chat by phone number). A WAMessage is a
+ * protobuf object, and its JSON has bytes as base64, enums as names and 64-bit numbers as strings; `fromObject` turns
+ * that back into what Baileys encodes correctly (a quote copies the original's content into the new message).
  */
 export async function storedMessage(context: BaileysContext, chatJid: string, id: string): Promise<WAMessage | undefined> {
-  const record = await context.messages.find(context.instanceId, id, chatJid);
+  const record = (await context.messages.find(context.instanceId, id, chatJid)) ?? (await underOtherIdentity(context, chatJid, id));
   return record ? (context.lib.proto.WebMessageInfo.fromObject(bufferJson.parse(record.data)) as WAMessage) : undefined;
+}
+
+async function underOtherIdentity(context: BaileysContext, chatJid: string, id: string): Promise<NetworkMessageRecord | null> {
+  const others = (await chatIdentities(context, chatJid)).filter((jid) => jid !== chatJid);
+  return others.length > 0 ? context.messages.find(context.instanceId, id, others) : null;
 }
 
 /**

@@ -2,6 +2,7 @@ import { RecentIds } from '../inbound/recent-ids';
 import { AppError } from '@app/contracts';
 import type { GroupMetadata, UserFacingSocketConfig, WAMessageKey } from '@whiskeysockets/baileys';
 import { bufferJson } from '../buffer-json';
+import { CallOrigins } from '../call-origins';
 import { ExpiringCache } from './expiring-cache';
 import { freshCreds, HISTORY_SYNC_TYPE, pairedCredsUpdate } from './testing/fake-baileys';
 import { DEVICE_JID, DEVICE_LID, INSTANCE_ID, WS_URL, sessionHarness, settle } from './testing/session-harness';
@@ -270,6 +271,65 @@ describe('BaileysSession logout and close', () => {
   });
 });
 
+/**
+ * rc14 uploads pre-keys in a key transaction: it writes the new `pre-key` rows, then emits `creds.update` with the
+ * next ids (`Socket/socket.js` `uploadPreKeys`). A worker that takes the instance over must load credentials that
+ * know those ids, or it hands out ids again that the network already holds (Bad MAC, Invalid PreKey ID).
+ */
+describe('BaileysSession credentials at close and takeover', () => {
+  const preKeyPair = (id: number) => ({ private: Buffer.alloc(32, id), public: Buffer.alloc(32, id + 1) });
+  const NEXT_IDS = { nextPreKeyId: 61, firstUnuploadedPreKeyId: 61 };
+
+  async function openSession() {
+    const h = sessionHarness({ paired: true });
+    await h.session.connect();
+    await settle();
+    h.socket().open();
+    await settle();
+    return h;
+  }
+
+  /** What rc14's `getNextPreKeys` does inside the upload transaction, then the update it emits. */
+  async function uploadPreKeys(h: Awaited<ReturnType<typeof openSession>>) {
+    const keys = (h.socket().config.auth.keys as unknown as { store: { set: (data: object) => Promise<void> } }).store;
+    await keys.set({ 'pre-key': Object.fromEntries([31, 32, 33].map((id) => [id, preKeyPair(id)])) });
+    h.socket().emit('creds.update', NEXT_IDS);
+  }
+
+  async function takeOver(h: Awaited<ReturnType<typeof openSession>>) {
+    const next = sessionHarness({ paired: true, auth: h.auth });
+    await next.session.connect();
+    return next.socket().config.auth.creds;
+  }
+
+  it('saves the update of a pre-key upload that completes while the socket is ending', async () => {
+    const h = await openSession();
+    h.socket().whileEnding = () => uploadPreKeys(h);
+    await h.session.close();
+
+    expect(h.auth.rows.has('pre-key/31')).toBe(true);
+    expect(await takeOver(h)).toMatchObject(NEXT_IDS);
+  });
+
+  it('waits for a credentials write in flight before close returns (the lease is released after it)', async () => {
+    const h = await openSession();
+    h.auth.saveDelayMs = 30;
+    await uploadPreKeys(h);
+    await h.session.close();
+
+    expect(await takeOver(h)).toMatchObject(NEXT_IDS);
+  });
+
+  it('does not save what a socket says after the device was logged out', async () => {
+    const h = await openSession();
+    const socket = h.socket();
+    socket.whileEnding = () => socket.emit('creds.update', { accountSyncCounter: 9 });
+    await h.session.logout();
+    await settle();
+    expect(h.auth.creds).toBeNull();
+  });
+});
+
 describe('BaileysSession messages and operations', () => {
   async function openSession() {
     const h = sessionHarness({ paired: true });
@@ -292,6 +352,7 @@ describe('BaileysSession messages and operations', () => {
       selfLid: '201234567890123@lid',
       messages: expect.any(Object),
       sent: expect.any(RecentIds),
+      calls: expect.any(CallOrigins),
     };
     expect(h.sender.send).toHaveBeenCalledWith(context, message);
     expect(h.operations.perform).toHaveBeenCalledWith(context, 'chats.archive', { chatId: '447700900999@s.whatsapp.net', archived: true });
@@ -309,6 +370,7 @@ describe('BaileysSession messages and operations', () => {
   it('serves retries from the message store, and undefined for a message it does not keep', async () => {
     const h = await openSession();
     const stored = { key: { remoteJid: '447700900999@s.whatsapp.net', fromMe: true, id: '3EB0AA' }, message: { conversation: 'hello' } };
+    const justSent = new Date();
     h.messages.find.mockImplementation((_instance, id, chat) =>
       Promise.resolve(
         id === '3EB0AA' && chat === undefined
@@ -317,7 +379,7 @@ describe('BaileysSession messages and operations', () => {
               chatJid: '447700900999@s.whatsapp.net',
               fromMe: true,
               senderJid: null,
-              sentAt: new Date(0),
+              sentAt: justSent,
               data: bufferJson.stringify(stored),
             }
           : null,
@@ -334,6 +396,52 @@ describe('BaileysSession messages and operations', () => {
       [INSTANCE_ID, '3EB0AA'],
     ]);
     expect(await getMessage({ remoteJid: '447700900999@s.whatsapp.net', fromMe: true, id: 'UNKNOWN' })).toBeUndefined();
+  });
+
+  /**
+   * After an outage the network delivers a backlog of retry receipts, and rc14 re-sends whatever `getMessage`
+   * answers (`Socket/messages-recv.js` `sendMessagesAgain`): an old message would reach the recipient again.
+   */
+  it('serves retries only for messages sent in the last 15 minutes, and the event or poll others refer to', async () => {
+    const NOW = Date.parse('2026-11-22T12:00:00.000Z');
+    const h = sessionHarness({ paired: true, now: () => NOW });
+    await h.session.connect();
+    await settle();
+    h.socket().open();
+    const chatJid = '447700900999@s.whatsapp.net';
+    const kept: Record<string, { minutesAgo: number; message: object }> = {
+      '3EB0RECENT': { minutesAgo: 14, message: { conversation: 'recent' } },
+      '3EB0OLD': { minutesAgo: 16, message: { conversation: 'old' } },
+      '3EB0EVENT': {
+        minutesAgo: 2 * 24 * 60,
+        message: { eventMessage: { name: 'Party' }, messageContextInfo: { messageSecret: 'c2VjcmV0' } },
+      },
+      '3EB0POLL': {
+        minutesAgo: 3 * 24 * 60,
+        message: { pollCreationMessageV3: { name: 'Lunch?' }, messageContextInfo: { messageSecret: 'c2VjcmV0' } },
+      },
+    };
+    h.messages.find.mockImplementation((_instance, id) => {
+      const entry = kept[id];
+      return Promise.resolve(
+        entry
+          ? {
+              id,
+              chatJid,
+              fromMe: true,
+              senderJid: null,
+              sentAt: new Date(NOW - entry.minutesAgo * 60_000),
+              data: bufferJson.stringify({ key: { remoteJid: chatJid, fromMe: true, id }, message: entry.message }),
+            }
+          : null,
+      );
+    });
+    const getMessage = h.socket().config.getMessage as (key: WAMessageKey) => Promise<{ $proto: string } | undefined>;
+    const served = async (id: string) => (await getMessage({ remoteJid: chatJid, fromMe: true, id })) !== undefined;
+    expect(await served('3EB0RECENT')).toBe(true);
+    expect(await served('3EB0OLD')).toBe(false);
+    expect(await served('3EB0EVENT')).toBe(true);
+    expect(await served('3EB0POLL')).toBe(true);
   });
 
   it('forwards event batches in order to inbound mapping, without the connection and credential updates', async () => {

@@ -16,6 +16,7 @@ import { normalise } from '../../events/normalise';
 import { RecentIds } from '../inbound/recent-ids';
 import type { BaileysContext, BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort, InboundSink } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
+import { CallOrigins } from '../call-origins';
 import { bufferJson } from '../buffer-json';
 import type { BaileysLibraryLoader, BaileysLogger, BaileysSettings } from './baileys-settings';
 import { Condition } from './condition';
@@ -46,6 +47,11 @@ type LoadedAuth = AuthState<AuthenticationCreds> & { keys: SignalKeyStore };
 const HISTORY_PER_CHAT = 500;
 const KEY_CACHE = { ttlMs: 5 * 60_000, maxEntries: 5_000 };
 const RETRY_COUNTS = { ttlMs: 60 * 60_000, maxEntries: 10_000 };
+/**
+ * Retry receipts get a message again only this long after it was sent: a recipient that just failed to decrypt asks
+ * within seconds, while a backlog of receipts after an outage would otherwise re-send old messages.
+ */
+const RESEND_WINDOW_MS = 15 * 60_000;
 
 /** Linked by the network: pairing stores the signed device identity, which a pairing in progress does not have. */
 function linked(creds: AuthenticationCreds): boolean {
@@ -58,6 +64,21 @@ function linked(creds: AuthenticationCreds): boolean {
  */
 function unfinishedPairing(creds: AuthenticationCreds): boolean {
   return !linked(creds) && creds.me !== undefined;
+}
+
+/**
+ * Events and polls of any age are asked for too: Baileys reads an event's secret through `getMessage` to decrypt the
+ * answers to it (rc14 `Utils/process-message.js`), and poll votes work the same way.
+ */
+function referredToLater(message: proto.IMessage): boolean {
+  const content = message.ephemeralMessage?.message ?? message;
+  return Boolean(
+    content.eventMessage ??
+    content.pollCreationMessage ??
+    content.pollCreationMessageV2 ??
+    content.pollCreationMessageV3 ??
+    content.pollCreationMessageV5,
+  );
 }
 
 /** `447700900123:4@s.whatsapp.net` (a device) → `447700900123@s.whatsapp.net` (its user). */
@@ -86,6 +107,8 @@ export class BaileysSession implements NetworkSession {
   private readonly keyCache: ExpiringCache;
   /** Outlives sockets: Baileys echoes our sends back (also after a reconnect), and inbound mapping must know them. */
   private readonly sent = new RecentIds();
+  /** Outlives sockets: a call offered just before a reconnect can still be rejected after it. */
+  private readonly calls = new CallOrigins();
   private lib: BaileysLibrary | undefined;
   private auth: LoadedAuth | undefined;
   private socket: BaileysSocket | undefined;
@@ -121,10 +144,15 @@ export class BaileysSession implements NetworkSession {
     return this.openSocket();
   }
 
+  /**
+   * Ends the socket and returns once the credentials are stored: the caller releases the instance's lease next, and
+   * the worker that takes it over must load credentials that know every key the socket wrote (pre-key ids above all).
+   */
   async close(): Promise<void> {
     this.stop();
     const socket = this.detach();
     if (socket) await socket.end(undefined);
+    await this.auth?.flush();
   }
 
   async logout(): Promise<void> {
@@ -270,7 +298,9 @@ export class BaileysSession implements NetworkSession {
         (key.remoteJid ? await this.deps.messages.find(instanceId, key.id, key.remoteJid) : null) ??
         (await this.deps.messages.find(instanceId, key.id));
       const message = record ? bufferJson.parse<WAMessage>(record.data).message : undefined;
-      return message ? lib.proto.Message.fromObject(message) : undefined;
+      if (!record || !message) return undefined;
+      if (this.now() - record.sentAt.getTime() > RESEND_WINDOW_MS && !referredToLater(message)) return undefined;
+      return lib.proto.Message.fromObject(message);
     } catch (error) {
       this.log.error({ err: error, id: key.id }, 'stored message not read');
       return undefined;
@@ -296,10 +326,13 @@ export class BaileysSession implements NetworkSession {
   /** Never throws: Baileys calls this from an event emitter, where a rejection would go unhandled. */
   private onEvents(socket: BaileysSocket, auth: LoadedAuth, events: Partial<BaileysEventMap>): void {
     try {
-      if (socket !== this.socket) return;
+      // Whichever socket reports it, even one being ended: rc14 writes keys first and reports the credentials that
+      // go with them afterwards (pre-key ids, routing info, `me.lid`), and Baileys has already applied the update
+      // to these credentials in place. Only credentials of a device that was forgotten are not saved again.
       if (events['creds.update'] && auth === this.auth) {
         auth.saveCreds().catch((error: unknown) => this.log.error({ err: error }, 'credentials not saved'));
       }
+      if (socket !== this.socket) return;
       this.groups.apply(events);
       const { 'connection.update': update, 'creds.update': _credentials, ...happenings } = events;
       const closing = update?.connection === 'close';
@@ -448,6 +481,7 @@ export class BaileysSession implements NetworkSession {
       ...(me.lid ? { selfLid: userJid(me.lid) } : {}),
       messages: this.deps.messages,
       sent: this.sent,
+      calls: this.calls,
     };
   }
 

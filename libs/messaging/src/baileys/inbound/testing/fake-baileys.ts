@@ -5,6 +5,7 @@ import type { proto } from '@whiskeysockets/baileys';
 import type { BaileysContext, InboundSink } from '../../baileys-context';
 import type { BaileysEvents, BaileysLibrary, BaileysSocket } from '../../baileys-library';
 import { BaileysInbound } from '../baileys-inbound';
+import { CallOrigins } from '../../call-origins';
 import { RecentIds } from '../recent-ids';
 
 /*
@@ -206,6 +207,7 @@ export function inboundHarness(options: { knownPairs?: Record<string, string>; s
     selfLid: options.selfLid === null ? undefined : (options.selfLid ?? '90000000000001:7@lid'),
     messages: store as unknown as NetworkMessageRepository,
     sent,
+    calls: new CallOrigins(),
   };
   socket.ev.process((events) => inbound.process(context, events, sink));
   return {

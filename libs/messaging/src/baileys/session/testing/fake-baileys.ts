@@ -65,11 +65,20 @@ export class FakeSocket {
       return () => (this.handlers = this.handlers.filter((other) => other !== handler));
     },
   };
+  /**
+   * What happens while the socket is ending: rc14's `end` awaits the WebSocket's close and its end handlers before it
+   * emits the close and destroys the emitter, and work in flight (a pre-key upload's `creds.update`) still reports.
+   */
+  whileEnding: (() => void | Promise<void>) | undefined;
   readonly end = jest.fn((error: Error | undefined) => {
     if (this.closed) return Promise.resolve();
     this.closed = true;
-    this.emit('connection.update', { connection: 'close', lastDisconnect: { error, date: new Date() } });
-    this.handlers = [];
+    const finish = () => {
+      this.emit('connection.update', { connection: 'close', lastDisconnect: { error, date: new Date() } });
+      this.handlers = [];
+    };
+    if (this.whileEnding) return Promise.resolve(this.whileEnding()).then(finish);
+    finish();
     return Promise.resolve();
   });
   readonly logout = jest.fn(() => {

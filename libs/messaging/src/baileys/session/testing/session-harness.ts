@@ -19,14 +19,16 @@ export class MemoryAuthStore implements AuthStore {
   creds: string | null = null;
   readonly rows = new Map<string, string>();
   readonly cleared: string[] = [];
+  /** How long a credentials write takes (PostgreSQL is not instant). */
+  saveDelayMs = 0;
 
   credentials(): Promise<string | null> {
     return Promise.resolve(this.creds);
   }
 
-  saveCredentials(_instanceId: string, json: string): Promise<void> {
+  async saveCredentials(_instanceId: string, json: string): Promise<void> {
+    if (this.saveDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.saveDelayMs));
     this.creds = json;
-    return Promise.resolve();
   }
 
   keys(_instanceId: string, type: string, ids: string[]): Promise<Map<string, string>> {
@@ -94,13 +96,16 @@ export interface HarnessOptions {
   holdsLease?: boolean;
   firstQrWaitMs?: number;
   openWaitMs?: number;
+  /** The database another worker's session already uses (a takeover reads what the previous owner saved). */
+  auth?: MemoryAuthStore;
+  now?: () => number;
 }
 
 /** A session over the fake library, with in-memory stores and ports and a record of every hook call. */
 export function sessionHarness(options: HarnessOptions = {}) {
   const fake = fakeLibrary();
-  const auth = new MemoryAuthStore();
-  if (options.paired) auth.creds = bufferJson.stringify({ ...freshCreds(), ...pairedCredsUpdate(DEVICE_JID, DEVICE_LID) });
+  const auth = options.auth ?? new MemoryAuthStore();
+  if (options.paired && !options.auth) auth.creds = bufferJson.stringify({ ...freshCreds(), ...pairedCredsUpdate(DEVICE_JID, DEVICE_LID) });
   const messages = {
     find: jest.fn<Promise<NetworkMessageRecord | null>, [string, string, string?]>(() => Promise.resolve(null)),
     recentPerChat: jest.fn<Promise<NetworkMessageRecord[]>, [string, number]>(() => Promise.resolve([])),
@@ -135,6 +140,7 @@ export function sessionHarness(options: HarnessOptions = {}) {
     settings: { webSocketUrl: WS_URL, firstQrWaitMs: options.firstQrWaitMs ?? 1_000, openWaitMs: options.openWaitMs ?? 1_000 },
     logger,
     version,
+    ...(options.now ? { now: options.now } : {}),
   });
   return {
     ...fake,
