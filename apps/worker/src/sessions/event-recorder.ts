@@ -32,7 +32,7 @@ export class EventRecorder {
     const deliver = routing.webhookUrl !== null;
     const stored = await this.log.appendMany(
       instanceId,
-      kept.map((event) => ({ eventType: event.eventType, data: event.data as Record<string, unknown> })),
+      kept.map((event) => ({ eventType: event.eventType, data: event.data })),
       { deliver },
     );
     if (!stored) {

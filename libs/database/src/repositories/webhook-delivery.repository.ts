@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EventEnvelope, EventType } from '@app/contracts';
+import type { EventEnvelope } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import { PrismaService } from '../prisma.service';
 import { DeliveryBatches, type DeliveryState } from './delivery-batches';
