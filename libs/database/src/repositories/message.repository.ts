@@ -55,7 +55,13 @@ export class MessageRepository {
   /** The instance's accepted, not yet dispatched messages in acceptance order. */
   async pending(instanceId: string, limit: number): Promise<StoredMessage[]> {
     // On the pool directly: the drain runs this once per message at low rates, and the query engine's cost per call shows.
-    const { rows } = await this.prisma.pool.query<{ id: string; kind: string; chat_jid: string; payload: Record<string, unknown>; seq: string }>(
+    const { rows } = await this.prisma.pool.query<{
+      id: string;
+      kind: string;
+      chat_jid: string;
+      payload: Record<string, unknown>;
+      seq: string;
+    }>(
       `SELECT id, kind, chat_jid, payload, seq::text AS seq FROM messages WHERE instance_id = $1 AND status = 'accepted' ORDER BY seq LIMIT $2`,
       [instanceId, limit],
     );
