@@ -60,9 +60,10 @@ export class MessageRepository {
       kind: string;
       chat_jid: string;
       payload: Record<string, unknown>;
-      seq: string;
+      seq_text: string;
     }>(
-      `SELECT id, kind, chat_jid, payload, seq::text AS seq FROM messages WHERE instance_id = $1 AND status = 'accepted' ORDER BY seq LIMIT $2`,
+      // Ordered by the stored number, not by its text ('10' < '9'): send order is acceptance order.
+      `SELECT id, kind, chat_jid, payload, seq::text AS seq_text FROM messages WHERE instance_id = $1 AND status = 'accepted' ORDER BY messages.seq LIMIT $2`,
       [instanceId, limit],
     );
     return rows.map((row) => ({
@@ -70,7 +71,7 @@ export class MessageRepository {
       kind: row.kind as MessageKind,
       chatJid: row.chat_jid,
       payload: row.payload,
-      seq: BigInt(row.seq),
+      seq: BigInt(row.seq_text),
       status: 'accepted',
     }));
   }
