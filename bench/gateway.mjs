@@ -137,6 +137,8 @@ export function intSetting(argv, flag, envName, fallback, min, max) {
  * agree), Redis prefix, the built API and one worker. Waits until the worker holds every shard.
  */
 export async function startGateway({ cleanups, control, log, label, shardCount = 16, processes = [], env = {} }) {
+  // BENCH_CPU_PROF=<dir>: the API and the worker write V8 CPU profiles there when they stop (node --cpu-prof).
+  const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const scratchDir = makeScratchDir(cleanups);
   const infra = await setUpInfrastructure({ cleanups, scratchDir, log, label });
   control.check();
@@ -173,7 +175,7 @@ export async function startGateway({ cleanups, control, log, label, shardCount =
     ...env,
   };
   const apiPort = await services.findFreePort();
-  const api = startNode('api', [apiMain], { cleanups, env: { ...common, PORT: String(apiPort), WORKER_HEALTH_PORT: '0' } });
+  const api = startNode('api', [...profileArgs, apiMain], { cleanups, env: { ...common, PORT: String(apiPort), WORKER_HEALTH_PORT: '0' } });
   processes.push(api);
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   let worker;
@@ -181,7 +183,10 @@ export async function startGateway({ cleanups, control, log, label, shardCount =
   let died;
   for (let attempt = 1; ; attempt += 1) {
     const workerPort = await services.findFreePort();
-    worker = startNode('worker', [workerMain], { cleanups, env: { ...common, PORT: '0', WORKER_HEALTH_PORT: String(workerPort) } });
+    worker = startNode('worker', [...profileArgs, workerMain], {
+      cleanups,
+      env: { ...common, PORT: '0', WORKER_HEALTH_PORT: String(workerPort) },
+    });
     processes.push(worker);
     workerUrl = `http://127.0.0.1:${workerPort}`;
     died = AbortSignal.any([api.died, worker.died, control.abort.signal]);
@@ -210,7 +215,38 @@ export async function startGateway({ cleanups, control, log, label, shardCount =
     await worker.stop();
   }
   log(`API on ${apiUrl} (pid ${api.child.pid}), worker on ${workerUrl} (pid ${worker.child.pid}) holding all ${shardCount} shards`);
-  return { infra, db, databaseName, adminKey, api, worker, apiUrl, workerUrl, died };
+  return { infra, db, databaseName, adminKey, api, worker, apiUrl, workerUrl, died, common, profileArgs };
+}
+
+/**
+ * Starts `count` more workers on the gateway and waits until the shards are spread over all of them (each holds at
+ * least one). Returns `[{process, url}]` for the extra workers.
+ */
+export async function addWorkers(gateway, count, { cleanups, control, log, processes = [] }) {
+  const extra = [];
+  for (let n = 0; n < count; n += 1) {
+    const port = await services.findFreePort();
+    const worker = startNode(`worker ${n + 2}`, [...gateway.profileArgs, workerMain], {
+      cleanups,
+      env: { ...gateway.common, PORT: '0', WORKER_HEALTH_PORT: String(port) },
+    });
+    processes.push(worker);
+    const url = `http://127.0.0.1:${port}`;
+    await services.waitForHttp(`${url}/health/ready`, 60_000, { signal: AbortSignal.any([worker.died, control.abort.signal]) });
+    extra.push({ process: worker, url });
+  }
+  const urls = [gateway.workerUrl, ...extra.map((worker) => worker.url)];
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const held = await Promise.all(urls.map(async (url) => (await request(`${url}/status`)).body?.shards?.length ?? 0));
+    if (held.every((shards) => shards > 0) && held.reduce((sum, shards) => sum + shards, 0) >= 16) {
+      log(`shards per worker: ${held.join(' / ')}`);
+      break;
+    }
+    if (Date.now() > deadline) throw new Error(`shards not spread over ${urls.length} workers after 90 s: ${held.join(' / ')}`);
+    await control.sleep(500);
+  }
+  return extra;
 }
 
 /** A customer with `count` sandbox instances, each paired and connected. Returns `[{id, apiKey, headers}]`. */

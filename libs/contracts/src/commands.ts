@@ -136,6 +136,7 @@ export interface CommandContract {
   'sandbox.contact': { args: SandboxContactSpec; result: { id: string } };
   'sandbox.group': { args: SandboxGroupSpec; result: { id: string } };
   'sandbox.inbound': { args: SandboxInboundSpec; result: { id: string } };
+  'sandbox.inboundBatch': { args: { messages: SandboxInboundSpec[] }; result: { ids: string[] } };
   'sandbox.receipt': { args: { messageId: string; status: 'delivered' | 'read' | 'played'; from?: string }; result: { id: string } };
   'sandbox.delete': { args: { messageId: string; forEveryone: boolean }; result: { id: string } };
   'sandbox.star': { args: { messageId: string; starred: boolean }; result: { id: string } };

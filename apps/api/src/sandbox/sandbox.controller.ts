@@ -17,6 +17,8 @@ import {
   SandboxDeleteDto,
   SandboxGroupChangeDto,
   SandboxGroupDto,
+  CreatedIdsDto,
+  SandboxInboundBatchDto,
   SandboxInboundDto,
   SandboxNewsletterDto,
   SandboxNewsletterMuteDto,
@@ -88,6 +90,18 @@ export class SandboxController {
   @ApiCreatedResponse({ type: CreatedIdDto })
   inbound(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxInboundDto): Promise<CreatedIdDto> {
     return this.sandbox.inbound(scope, dto);
+  }
+
+  /**
+   * Many inbound messages at once (1 to 1,000), delivered in order as if sent one after another: each is what
+   * `POST /sandbox/inbound` takes, with the same rules. All are checked first; when one is refused
+   * (`validation error: messages[i]...`) none is delivered. Answers the ids in the order given. For load tests of a
+   * webhook receiver without one HTTP request per event.
+   */
+  @Post('inbound/batch')
+  @ApiCreatedResponse({ type: CreatedIdsDto })
+  inboundBatch(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxInboundBatchDto): Promise<CreatedIdsDto> {
+    return this.sandbox.inboundBatch(scope, dto);
   }
 
   /** The recipient's phone reports a sent message delivered, read or played (`message_read`). */

@@ -15,6 +15,8 @@ import type {
   SandboxDeleteDto,
   SandboxGroupChangeDto,
   SandboxGroupDto,
+  CreatedIdsDto,
+  SandboxInboundBatchDto,
   SandboxInboundDto,
   SandboxNewsletterDto,
   SandboxNewsletterMuteDto,
@@ -25,6 +27,9 @@ import type {
   SandboxReceiptDto,
   SandboxStarDto,
 } from './dto/sandbox.dto';
+
+/** A thousand inbound messages take the worker well under a second each; the default 10 s deadline is for one. */
+const INBOUND_BATCH_DEADLINE_MS = 60_000;
 
 /** Drives the simulated network of test-mode instances through the worker that owns them. */
 @Injectable()
@@ -67,6 +72,12 @@ export class SandboxService {
   async inbound(scope: InstanceScope, dto: SandboxInboundDto): Promise<CreatedIdDto> {
     await this.requireSandbox(scope);
     return this.commands.request(scope.instanceId, 'sandbox.inbound', dto);
+  }
+
+  /** Up to 1,000 inbound messages in one command; the worker checks them all before delivering the first. */
+  async inboundBatch(scope: InstanceScope, dto: SandboxInboundBatchDto): Promise<CreatedIdsDto> {
+    await this.requireSandbox(scope);
+    return this.commands.request(scope.instanceId, 'sandbox.inboundBatch', dto, INBOUND_BATCH_DEADLINE_MS);
   }
 
   async receipt(scope: InstanceScope, dto: SandboxReceiptDto): Promise<void> {

@@ -147,7 +147,10 @@ export class SendDispatcher {
     }
   }
 
-  /** The outcome and the events the instance's filters let through, in one commit; then webhooks and streams hear of them. */
+  /**
+   * The outcome and the events the instance's filters let through, in one commit (shared with other instances' outcomes
+   * of the same moment); then webhooks and streams hear of them.
+   */
   private async recordOutcome(
     instanceId: string,
     messageId: string,
@@ -158,7 +161,9 @@ export class SendDispatcher {
     const allowed = events.filter((event) => passesEventFilters(event.eventType, routing?.eventFilters ?? []));
     const deliver = routing?.webhookUrl != null;
     const recorded = await this.messages.recordOutcome(instanceId, messageId, outcome, allowed, { deliver });
-    if (recorded.recorded) await this.fanout.committed(instanceId, recorded.events, deliver);
+    // The next send waits for the outcome's commit, not for Redis: webhook jobs and stream wake-ups are only
+    // dispatch (the delivery reconciler re-queues a lost job, streams also poll the log).
+    if (recorded.recorded) void this.fanout.committed(instanceId, recorded.events, deliver);
   }
 
   private async pace(instanceId: string, intervalMs: number): Promise<void> {

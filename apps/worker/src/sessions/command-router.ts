@@ -32,6 +32,7 @@ export class CommandRouter {
     'sandbox.contact': (id, args) => this.sandbox.addContact(id, args),
     'sandbox.group': (id, args) => this.sandbox.createGroup(id, args),
     'sandbox.inbound': (id, args) => this.sandbox.inbound(id, args),
+    'sandbox.inboundBatch': (id, args) => this.sandbox.inboundBatch(id, args.messages),
     'sandbox.receipt': (id, args) => this.sandbox.receipt(id, args),
     'sandbox.delete': (id, args) => this.happenings.deleteMessage(id, args),
     'sandbox.star': (id, args) => this.happenings.star(id, args),

@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { passesEventFilters, type EventType } from '@app/contracts';
+import { passesEventFilters, type EventType, type NormalisedEvent } from '@app/contracts';
 import { EventLogRepository } from '@app/database';
 import { EventFanout } from '../events/event-fanout';
 import { EventRoutingCache } from '../events/event-routing.cache';
@@ -16,19 +16,29 @@ export class EventRecorder {
   ) {}
 
   async record(instanceId: string, eventType: EventType, eventData: Record<string, unknown>): Promise<void> {
+    await this.recordMany(instanceId, [{ eventType, data: eventData } as NormalisedEvent]);
+  }
+
+  /** Events of one instance, in the order they happened: appended in that order in one commit. */
+  async recordMany(instanceId: string, events: NormalisedEvent[]): Promise<void> {
     const routing = await this.routing.get(instanceId);
     if (!routing) {
-      this.logger.warn({ instanceId, eventType }, 'event for a deleted instance dropped');
+      this.logger.warn({ instanceId, eventTypes: events.map((event) => event.eventType) }, 'event for a deleted instance dropped');
       return;
     }
     // decisions.md: a filtered event is dropped, not stored.
-    if (!passesEventFilters(eventType, routing.eventFilters)) return;
+    const kept = events.filter((event) => passesEventFilters(event.eventType, routing.eventFilters));
+    if (kept.length === 0) return;
     const deliver = routing.webhookUrl !== null;
-    const stored = await this.log.append(instanceId, eventType, eventData, { deliver });
+    const stored = await this.log.appendMany(
+      instanceId,
+      kept.map((event) => ({ eventType: event.eventType, data: event.data })),
+      { deliver },
+    );
     if (!stored) {
-      this.logger.warn({ instanceId, eventType }, 'event for a deleted instance dropped');
+      this.logger.warn({ instanceId, eventTypes: kept.map((event) => event.eventType) }, 'event for a deleted instance dropped');
       return;
     }
-    await this.fanout.committed(instanceId, [stored], deliver);
+    await this.fanout.committed(instanceId, stored, deliver);
   }
 }

@@ -15,6 +15,8 @@ const OUTDATED_BACKOFF_MS = 5 * 60_000;
 const QR_WAIT_MS = 5_000;
 /** Connection attempts an unpaired instance makes for a pairing before it waits for the next QR or pair-code request. */
 const PAIRING_ATTEMPTS = 5;
+/** Most events of one instance appended in one statement. */
+const MAX_EVENT_BATCH = 500;
 
 interface ManagedSession {
   instance: OwnedInstance;
@@ -56,6 +58,8 @@ export class InstanceSessions {
   private readonly logger = new Logger(InstanceSessions.name);
   private readonly sessions = new Map<string, ManagedSession>();
   private readonly lanes = new SerialLanes();
+  /** Per instance, the events waiting in its lane to be recorded together (see `recordEvent`). */
+  private readonly openEventBatches = new Map<string, NormalisedEvent[]>();
   private readonly connectedListeners: ((instanceId: string) => void)[] = [];
   private holdsShard: (shard: number) => boolean = () => false;
 
@@ -238,9 +242,9 @@ export class InstanceSessions {
       closed: (reason, detail, deviceId) => this.onClosed(managed, reason, detail, deviceId),
       event: (event) => this.recordEvent(id, event),
       learned: (facts) => {
-        void this.lanes
-          .run(id, () => this.store.learn(id, facts))
-          .catch((error: Error) => this.logger.error(`${id}: facts not stored: ${error.message}`));
+        void this.inLane(id, () => this.store.learn(id, facts)).catch((error: Error) =>
+          this.logger.error(`${id}: facts not stored: ${error.message}`),
+        );
       },
       historySyncEnabled: () => this.instances.historySync(id),
       holdsLease: () => this.holdsShard(managed.instance.shard),
@@ -332,23 +336,43 @@ export class InstanceSessions {
   private transition(managed: ManagedSession, status: InstanceStatus): void {
     managed.status = status;
     const deviceId = status === 'unpaired' || status === 'pairing' ? null : managed.deviceId;
-    void this.lanes
-      .run(managed.instance.id, () => this.statuses.set(managed.instance.id, status, deviceId))
-      .catch((error: Error) => this.logger.error(`${managed.instance.id}: status ${status} not saved: ${error.message}`));
+    void this.inLane(managed.instance.id, () => this.statuses.set(managed.instance.id, status, deviceId)).catch((error: Error) =>
+      this.logger.error(`${managed.instance.id}: status ${status} not saved: ${error.message}`),
+    );
   }
 
-  /** Events keep the order in which they happened for each instance; the store sees each before it is recorded. */
+  /**
+   * Events keep the order in which they happened for each instance; the store sees each before it is recorded. Events
+   * reported while the instance's lane is busy wait together and are appended in one commit (a burst of inbound
+   * messages costs one statement, not one per event); any other lane task closes the batch, so nothing overtakes it.
+   */
   private recordEvent(instanceId: string, event: NormalisedEvent): void {
+    const open = this.openEventBatches.get(instanceId);
+    if (open && open.length < MAX_EVENT_BATCH) {
+      open.push(event);
+      return;
+    }
+    const batch = [event];
+    this.openEventBatches.set(instanceId, batch);
     void this.lanes
       .run(instanceId, async () => {
-        await this.store.apply(instanceId, event);
-        await this.events.record(instanceId, event.eventType, event.data);
+        if (this.openEventBatches.get(instanceId) === batch) this.openEventBatches.delete(instanceId);
+        for (const each of batch) await this.store.apply(instanceId, each);
+        await this.events.recordMany(instanceId, batch);
       })
-      .catch((error: Error) => this.logger.error(`${instanceId}: ${event.eventType} not recorded: ${error.message}`));
+      .catch((error: Error) =>
+        this.logger.error(`${instanceId}: ${batch.map((each) => each.eventType).join(', ')} not recorded: ${error.message}`),
+      );
+  }
+
+  /** Runs a task in the instance's lane after everything reported so far (events included). */
+  private inLane<T>(instanceId: string, task: () => Promise<T>): Promise<T> {
+    this.openEventBatches.delete(instanceId);
+    return this.lanes.run(instanceId, task);
   }
 
   /** Resolves once every event reported so far for the instance is in the store and the event log. */
   async settled(instanceId: string): Promise<void> {
-    await this.lanes.run(instanceId, () => Promise.resolve());
+    await this.inLane(instanceId, () => Promise.resolve());
   }
 }

@@ -76,8 +76,8 @@ function harness(instances: OwnedInstance[]) {
     }),
   };
   const recorder = {
-    record: jest.fn((id: string, type: string, data: unknown) => {
-      events.push([id, type, data]);
+    recordMany: jest.fn((id: string, batch: { eventType: string; data: unknown }[]) => {
+      for (const event of batch) events.push([id, event.eventType, event.data]);
       return Promise.resolve();
     }),
   };

@@ -13,7 +13,7 @@ import { UrlSlots } from './url-slots';
 
 const TIMEOUT_MS = 15_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
-/** How long a delivery waits for a free slot of its URL before trying again. */
+/** How long a delivery waits in process for a free slot of its URL, and then (delayed in the queue) before trying again. */
 const SLOT_WAIT_MS = 250;
 const ERROR_SNIPPET = 300;
 /** How long shutdown waits for the queue connection to close once no attempt is in flight (Redis may be gone). */
@@ -104,7 +104,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
       });
       return;
     }
-    const release = this.slots.tryAcquire(url);
+    const release = await this.slots.acquire(url, SLOT_WAIT_MS);
     if (!release) {
       await job.moveToDelayed(Date.now() + SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS), token);
       throw new DelayedError();

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EventEnvelope, EventType } from '@app/contracts';
-import { newEventId } from '@app/contracts';
 import { PrismaService } from '../prisma.service';
+import { EventAppendGroupCommit } from './event-append-group-commit';
 
 export interface StoredEvent {
   seq: bigint;
@@ -10,12 +10,15 @@ export interface StoredEvent {
 
 @Injectable()
 export class EventLogRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly group: EventAppendGroupCommit;
+
+  constructor(private readonly prisma: PrismaService) {
+    this.group = new EventAppendGroupCommit(prisma.pool);
+  }
 
   /**
-   * Appends an event with the instance's next sequence number in one statement: the counter row is locked only
-   * until this statement commits, so concurrent appends of an instance are numbered in commit order. With
-   * `deliver`, the event's webhook delivery is created in the same commit, so it cannot be lost in between.
+   * Appends an event with the instance's next sequence number, with its webhook delivery in the same commit when
+   * `deliver` (so it cannot be lost in between). Null when the instance no longer exists.
    */
   async append(
     instanceId: string,
@@ -23,25 +26,22 @@ export class EventLogRepository {
     eventData: Record<string, unknown>,
     options: { deliver: boolean; receivedAt?: Date } = { deliver: false },
   ): Promise<StoredEvent | null> {
-    const receivedAt = options.receivedAt ?? new Date();
-    const envelope: EventEnvelope = {
-      eventId: newEventId(receivedAt.getTime()),
-      instanceId,
-      eventType,
-      receivedAt: receivedAt.toISOString(),
-      eventData,
-    };
-    const rows = await this.prisma.$queryRaw<{ seq: bigint }[]>`
-      WITH counter AS (UPDATE instances SET event_seq = event_seq + 1 WHERE id = ${instanceId} RETURNING event_seq),
-      appended AS (
-        INSERT INTO event_log (id, instance_id, seq, event_type, received_at, data)
-        SELECT ${envelope.eventId}, ${instanceId}, event_seq, ${eventType}, ${receivedAt}, ${JSON.stringify(eventData)}::jsonb FROM counter
-        RETURNING id, seq
-      ), delivery AS (
-        INSERT INTO webhook_deliveries (event_id, instance_id) SELECT id, ${instanceId} FROM appended WHERE ${options.deliver}
-      )
-      SELECT seq FROM appended`;
-    return rows.length === 1 ? { seq: rows[0].seq, envelope } : null;
+    const stored = await this.appendMany(instanceId, [{ eventType, data: eventData }], options);
+    return stored?.[0] ?? null;
+  }
+
+  /**
+   * Appends events of an instance in this order with its next sequence numbers (and their deliveries when `deliver`),
+   * committed together with the appends of other instances made at the same time (see `EventAppendGroupCommit`).
+   * Null when the instance no longer exists.
+   */
+  appendMany(
+    instanceId: string,
+    events: { eventType: EventType; data: Record<string, unknown> }[],
+    options: { deliver: boolean; receivedAt?: Date } = { deliver: false },
+  ): Promise<StoredEvent[] | null> {
+    if (events.length === 0) return Promise.resolve([]);
+    return this.group.append({ instanceId, events, deliver: options.deliver, receivedAt: options.receivedAt ?? new Date() });
   }
 
   async list(instanceId: string, afterSeq: bigint, limit: number, eventTypes?: string[]): Promise<StoredEvent[]> {

@@ -13,6 +13,36 @@ export interface NewInstance {
   apiKey: { hash: string; prefix: string };
 }
 
+interface ListedInstanceRow {
+  id: string;
+  customer_id: string;
+  name: string;
+  status: InstanceStatus;
+  device_id: string | null;
+  shard: number;
+  sandbox: boolean;
+  has_api_key: boolean;
+  created_at_utc: Date;
+  use_custom_defaults: boolean;
+  pull_mode: boolean;
+  webhook_url: string | null;
+  event_signing_secret_enc: string | null;
+  history_sync: boolean;
+  event_filters: string[];
+  total: string;
+}
+
+const LIST_FILTER = `customer_id = $1 AND ($2::text IS NULL OR status::text = $2::text)`;
+
+/** Timestamps are stored in UTC without a zone (Prisma's convention); read them as UTC whatever the session's zone. */
+const LIST_INSTANCES = `SELECT id, customer_id, name, status::text AS status, device_id, shard, sandbox, api_key_hash IS NOT NULL AS has_api_key,
+         created_at AT TIME ZONE 'UTC' AS created_at_utc, use_custom_defaults, pull_mode, webhook_url, event_signing_secret_enc,
+         history_sync, event_filters, count(*) OVER () AS total
+  FROM instances WHERE ${LIST_FILTER}
+  ORDER BY created_at, id OFFSET $3 LIMIT $4`;
+
+const COUNT_INSTANCES = `SELECT count(*) AS total FROM instances WHERE ${LIST_FILTER}`;
+
 @Injectable()
 export class InstanceRepository {
   constructor(
@@ -66,13 +96,39 @@ export class InstanceRepository {
     return row ? this.toRecord(row) : null;
   }
 
+  /**
+   * One statement on the pool, the total from a window count: no transaction holding a pooled connection across
+   * two round trips. Only a page past the end (no rows to carry the count) costs a second query.
+   */
   async list(scope: CustomerScope, skip: number, take: number, status?: InstanceStatus): Promise<Page<InstanceRecord>> {
-    const where = { customerId: scope.customerId, ...(status ? { status } : {}) };
-    const [rows, totalCount] = await this.prisma.$transaction([
-      this.prisma.instance.findMany({ where, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], skip, take }),
-      this.prisma.instance.count({ where }),
-    ]);
-    return { items: rows.map((row) => this.toRecord(row)), totalCount };
+    const { rows } = await this.prisma.pool.query<ListedInstanceRow>(LIST_INSTANCES, [scope.customerId, status ?? null, skip, take]);
+    let totalCount = rows.length > 0 ? Number(rows[0].total) : 0;
+    if (rows.length === 0 && skip > 0) {
+      const counted = await this.prisma.pool.query<{ total: string }>(COUNT_INSTANCES, [scope.customerId, status ?? null]);
+      totalCount = Number(counted.rows[0].total);
+    }
+    return {
+      items: rows.map((row) => ({
+        id: row.id,
+        customerId: row.customer_id,
+        name: row.name,
+        status: row.status,
+        deviceId: row.device_id,
+        shard: row.shard,
+        sandbox: row.sandbox,
+        hasApiKey: row.has_api_key,
+        createdAt: row.created_at_utc,
+        settings: {
+          useCustomDefaults: row.use_custom_defaults,
+          pullMode: row.pull_mode,
+          webhookUrl: row.webhook_url,
+          eventSigningSecret: this.secrets.decryptOptional(row.event_signing_secret_enc),
+          historySync: row.history_sync,
+          eventFilters: row.event_filters,
+        },
+      })),
+      totalCount,
+    };
   }
 
   /** Every instance of the customer with its recorded status (for the dashboard's live list). */

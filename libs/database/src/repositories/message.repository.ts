@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { newEventId, type EventType, type MessageKind, type OutboundMessage } from '@app/contracts';
+import { type EventType, type MessageKind, type OutboundMessage } from '@app/contracts';
 import type { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
 import { GroupCommitMismatch, MessageGroupCommit } from './message-group-commit';
+import { OutcomeGroupCommit } from './outcome-group-commit';
 import type { StoredEvent } from './event-log.repository';
 
 export interface AcceptedMessage {
@@ -30,9 +31,11 @@ export interface StoredMessage extends OutboundMessage {
 @Injectable()
 export class MessageRepository {
   private readonly groupCommit: MessageGroupCommit;
+  private readonly outcomes: OutcomeGroupCommit;
 
   constructor(private readonly prisma: PrismaService) {
     this.groupCommit = new MessageGroupCommit(prisma.pool);
+    this.outcomes = new OutcomeGroupCommit(prisma.pool);
   }
 
   /**
@@ -51,60 +54,41 @@ export class MessageRepository {
 
   /** The instance's accepted, not yet dispatched messages in acceptance order. */
   async pending(instanceId: string, limit: number): Promise<StoredMessage[]> {
-    const rows = await this.prisma.message.findMany({ where: { instanceId, status: 'accepted' }, orderBy: { seq: 'asc' }, take: limit });
+    // On the pool directly: the drain runs this once per message at low rates, and the query engine's cost per call shows.
+    const { rows } = await this.prisma.pool.query<{
+      id: string;
+      kind: string;
+      chat_jid: string;
+      payload: Record<string, unknown>;
+      seq_text: string;
+    }>(
+      // Ordered by the stored number, not by its text ('10' < '9'): send order is acceptance order.
+      `SELECT id, kind, chat_jid, payload, seq::text AS seq_text FROM messages WHERE instance_id = $1 AND status = 'accepted' ORDER BY messages.seq LIMIT $2`,
+      [instanceId, limit],
+    );
     return rows.map((row) => ({
       id: row.id,
       kind: row.kind as MessageKind,
-      chatJid: row.chatJid,
-      payload: row.payload as Record<string, unknown>,
-      seq: row.seq,
-      status: row.status,
+      chatJid: row.chat_jid,
+      payload: row.payload,
+      seq: BigInt(row.seq_text),
+      status: 'accepted',
     }));
   }
 
   /**
-   * Records a send's outcome and appends its events in one statement (one commit: the worker's throughput is
-   * bound by commits), with their webhook deliveries when `deliver`. Does nothing when the row is no longer
-   * `accepted`, so a repeated dispatch adds no events. `recorded` tells whether this call recorded the outcome.
+   * Records a send's outcome and appends its events (with their webhook deliveries when `deliver`) in one commit,
+   * shared with the outcomes other drains record at the same time (see `OutcomeGroupCommit`). Does nothing when the
+   * row is no longer `accepted`, so a repeated dispatch adds no events. `recorded` tells whether this call recorded it.
    */
-  async recordOutcome(
+  recordOutcome(
     instanceId: string,
     id: string,
     outcome: { status: 'sent' | 'failed'; error?: string },
     events: { eventType: EventType; data: Record<string, unknown> }[],
     options: { deliver: boolean } = { deliver: false },
   ): Promise<{ recorded: boolean; events: StoredEvent[] }> {
-    const at = new Date();
-    const rows = events.map((event, index) => ({ id: newEventId(at.getTime()), ord: index + 1, type: event.eventType, data: event.data }));
-    const result = await this.prisma.$queryRaw<{ done: number; appended: { id: string; seq: string }[] }[]>`
-      WITH done AS (
-        UPDATE messages SET status = ${outcome.status}::"MessageStatus", error = ${outcome.error ?? null},
-               sent_at = CASE WHEN ${outcome.status}::text = 'sent' THEN ${at}::timestamp(3) ELSE NULL END
-        WHERE id = ${id} AND status = 'accepted' RETURNING id
-      ), counter AS (
-        UPDATE instances SET event_seq = event_seq + ${rows.length}::bigint WHERE id = ${instanceId} AND EXISTS (SELECT 1 FROM done) RETURNING event_seq
-      ), appended AS (
-        INSERT INTO event_log (id, instance_id, seq, event_type, received_at, data)
-        SELECT e.id, ${instanceId}, counter.event_seq - ${rows.length}::bigint + e.ord, e.type, ${at}::timestamp(3), e.data
-        FROM counter, jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e(id text, ord int, type text, data jsonb)
-        RETURNING id, seq
-      ), delivery AS (
-        INSERT INTO webhook_deliveries (event_id, instance_id) SELECT id, ${instanceId} FROM appended WHERE ${options.deliver}
-      )
-      SELECT (SELECT count(*) FROM done)::int AS done,
-             coalesce((SELECT json_agg(json_build_object('id', id, 'seq', seq::text) ORDER BY seq) FROM appended), '[]'::json) AS appended`;
-    const { done, appended } = result[0];
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return {
-      recorded: done === 1,
-      events: appended.map(({ id: eventId, seq }) => {
-        const row = byId.get(eventId) as (typeof rows)[number];
-        return {
-          seq: BigInt(seq),
-          envelope: { eventId, instanceId, eventType: row.type, receivedAt: at.toISOString(), eventData: row.data },
-        };
-      }),
-    };
+    return this.outcomes.record({ instanceId, messageId: id, outcome, events, deliver: options.deliver });
   }
 
   async find(instanceId: string, id: string): Promise<StoredMessage | null> {
@@ -130,8 +114,10 @@ export class MessageRepository {
   }
 
   async sendInterval(instanceId: string): Promise<number> {
-    const row = await this.prisma.instance.findUnique({ where: { id: instanceId }, select: { sendIntervalMs: true } });
-    return row?.sendIntervalMs ?? 0;
+    const { rows } = await this.prisma.pool.query<{ send_interval_ms: number }>(`SELECT send_interval_ms FROM instances WHERE id = $1`, [
+      instanceId,
+    ]);
+    return rows[0]?.send_interval_ms ?? 0;
   }
 
   async statusCounts(instanceId: string): Promise<Record<string, number>> {

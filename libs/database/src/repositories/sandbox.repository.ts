@@ -103,8 +103,13 @@ export class SandboxRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async device(instanceId: string): Promise<SandboxDeviceState> {
-    const row = await this.prisma.sandboxDevice.findUnique({ where: { instanceId } });
-    return { phone: row?.phone ?? null, deviceId: row?.deviceId ?? null, online: row?.online ?? true };
+    // On the pool directly: every simulated send reads it.
+    const { rows } = await this.prisma.pool.query<{ phone: string | null; device_id: string | null; online: boolean }>(
+      'SELECT phone, device_id, online FROM sandbox_devices WHERE instance_id = $1',
+      [instanceId],
+    );
+    const row = rows[0];
+    return { phone: row?.phone ?? null, deviceId: row?.device_id ?? null, online: row?.online ?? true };
   }
 
   async pair(instanceId: string, phone: string, deviceId: string): Promise<void> {
@@ -318,6 +323,39 @@ export class SandboxRepository {
     return this.toMessage(row);
   }
 
+  /** Many messages in one statement, stored (and numbered) in this order. */
+  async recordMessages(
+    instanceId: string,
+    messages: Omit<SandboxMessageRecord, 'seq' | 'at' | 'status'>[],
+  ): Promise<SandboxMessageRecord[]> {
+    if (messages.length === 0) return [];
+    const at = new Date();
+    const { rows } = await this.prisma.pool.query<{ id: string; seq: string }>(
+      `INSERT INTO sandbox_messages (instance_id, id, direction, chat_jid, sender_jid, type, content, at)
+       SELECT $1, t.id, t.direction, t.chat_jid, t.sender_jid, t.type, t.content, $3::timestamp(3)
+       FROM jsonb_to_recordset($2::jsonb) AS t(ord int, id text, direction text, chat_jid text, sender_jid text, type text, content jsonb)
+       ORDER BY t.ord
+       RETURNING id, seq::text AS seq`,
+      [
+        instanceId,
+        JSON.stringify(
+          messages.map((message, ord) => ({
+            ord,
+            id: message.id,
+            direction: message.direction,
+            chat_jid: message.chatJid,
+            sender_jid: message.senderJid,
+            type: message.type,
+            content: message.content,
+          })),
+        ),
+        at.toISOString(),
+      ],
+    );
+    const seqs = new Map(rows.map((row) => [row.id, BigInt(row.seq)]));
+    return messages.map((message) => ({ ...message, seq: seqs.get(message.id) as bigint, status: 'sent', at }));
+  }
+
   async message(instanceId: string, id: string): Promise<SandboxMessageRecord | null> {
     const row = await this.prisma.sandboxMessage.findUnique({ where: { instanceId_id: { instanceId, id } } });
     return row ? this.toMessage(row) : null;
@@ -325,11 +363,22 @@ export class SandboxRepository {
 
   /** Records the message unless the network already has this id; then it only counts the duplicate. */
   async receiveOnce(instanceId: string, message: Omit<SandboxMessageRecord, 'seq' | 'at' | 'status'>): Promise<'received' | 'duplicate'> {
-    const inserted = await this.prisma.sandboxMessage.createMany({
-      data: [{ ...message, instanceId, content: message.content as Prisma.InputJsonObject }],
-      skipDuplicates: true,
-    });
-    if (inserted.count === 1) return 'received';
+    // On the pool directly: this is the simulated network's side of every send.
+    const inserted = await this.prisma.pool.query(
+      `INSERT INTO sandbox_messages (instance_id, id, direction, chat_jid, sender_jid, type, content, at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::timestamp(3)) ON CONFLICT DO NOTHING`,
+      [
+        instanceId,
+        message.id,
+        message.direction,
+        message.chatJid,
+        message.senderJid,
+        message.type,
+        JSON.stringify(message.content),
+        new Date().toISOString(),
+      ],
+    );
+    if (inserted.rowCount === 1) return 'received';
     await this.prisma.sandboxMessage.update({
       where: { instanceId_id: { instanceId, id: message.id } },
       data: { duplicates: { increment: 1 } },

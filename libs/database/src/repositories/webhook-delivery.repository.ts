@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { EventEnvelope, EventType } from '@app/contracts';
+import type { EventEnvelope } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import { PrismaService } from '../prisma.service';
+import { DeliveryBatches, type DeliveryState } from './delivery-batches';
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'stopped';
+export type { DeliveryState };
 export type AttemptOutcome = 'delivered' | 'failed' | 'gone' | 'skipped';
 
 /** Where an instance's events go right now, from its effective settings (its own, or its customer's defaults). */
@@ -68,10 +69,14 @@ interface RoutingRow {
 /** Webhook deliveries: one row per event meant for a webhook, every attempt recorded, 410 Gone remembered per URL. */
 @Injectable()
 export class WebhookDeliveryRepository {
+  private readonly batches: DeliveryBatches;
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly secrets: SecretBox,
-  ) {}
+  ) {
+    this.batches = new DeliveryBatches(prisma.pool);
+  }
 
   /** Effective settings decide; `null` for an instance that no longer exists. */
   async routing(instanceId: string): Promise<EventRouting | null> {
@@ -97,8 +102,9 @@ export class WebhookDeliveryRepository {
     };
   }
 
+  /** Loaded together with the other attempts starting at the same time (see `DeliveryBatches`). */
   async forAttempt(eventId: string): Promise<PendingDelivery | null> {
-    const row = await this.prisma.webhookDelivery.findUnique({ where: { eventId }, include: { event: true } });
+    const row = await this.batches.find(eventId);
     if (!row) return null;
     return {
       eventId,
@@ -108,33 +114,21 @@ export class WebhookDeliveryRepository {
       scheduleStep: row.scheduleStep,
       envelope: {
         eventId,
-        instanceId: row.event.instanceId,
-        eventType: row.event.eventType as EventType,
-        receivedAt: row.event.receivedAt.toISOString(),
-        eventData: row.event.data as Record<string, unknown>,
+        instanceId: row.eventInstanceId,
+        eventType: row.eventType,
+        receivedAt: row.receivedAt.toISOString(),
+        eventData: row.data,
       },
     };
   }
 
   /**
-   * Records an attempt and what follows from it in one statement, only if nobody recorded attempt `number` first
-   * (a stalled job run twice records once). Returns whether this call recorded it.
+   * Records an attempt and what follows from it in one statement (shared with the attempts finishing at the same time),
+   * only if nobody recorded attempt `number` first (a stalled job run twice records once). Returns whether this call
+   * recorded it.
    */
-  async recordAttempt(eventId: string, attempt: AttemptRecord, next: DeliveryOutcome): Promise<boolean> {
-    const rows = await this.prisma.$queryRaw<{ event_id: string }[]>`
-      WITH moved AS (
-        UPDATE webhook_deliveries
-        SET attempts = ${attempt.number}, state = ${next.state}::"DeliveryState", schedule_step = ${next.scheduleStep},
-            next_attempt_at = ${next.nextAttemptAt}, last_error = ${next.lastError}, updated_at = now()
-        WHERE event_id = ${eventId} AND attempts = ${attempt.number - 1} AND state = 'pending'
-        RETURNING event_id
-      )
-      INSERT INTO webhook_attempts (event_id, number, url, started_at, duration_ms, status_code, outcome, error)
-      SELECT event_id, ${attempt.number}, ${attempt.url}, ${attempt.startedAt}, ${attempt.durationMs}, ${attempt.statusCode},
-             ${attempt.outcome}, ${attempt.error}
-      FROM moved
-      RETURNING event_id`;
-    return rows.length === 1;
+  recordAttempt(eventId: string, attempt: AttemptRecord, next: DeliveryOutcome): Promise<boolean> {
+    return this.batches.record({ eventId, ...attempt, ...next });
   }
 
   /** Deliveries whose attempt is overdue by more than `graceMs`: their job was lost (Redis flushed, worker killed). */

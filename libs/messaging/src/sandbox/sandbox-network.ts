@@ -66,6 +66,13 @@ const DEFAULT_MIME: Record<string, string> = {
 /** Messages that only change another message; history shows their effect, not them. */
 const NOT_IN_HISTORY = new Set(['reaction', 'pinInChat']);
 
+interface PreparedInbound {
+  spec: SandboxInboundSpec;
+  from: string;
+  chatId: string;
+  inbound: InboundContent;
+}
+
 interface InboundContent {
   type: string;
   content: Record<string, unknown>;
@@ -210,11 +217,107 @@ export class SandboxNetwork {
   /** A contact sends a message, or taps a reply button or list row of a message this instance sent. */
   async inbound(instanceId: string, spec: SandboxInboundSpec): Promise<{ id: string }> {
     const session = this.openSession(instanceId);
+    return this.deliverInbound(instanceId, session, await this.prepareInbound(instanceId, spec));
+  }
+
+  /**
+   * Many inbound messages in order, as if sent one after another. Every one is checked before the first is delivered,
+   * so a bad one (`messages[i]: ...`) delivers none of them.
+   */
+  async inboundBatch(instanceId: string, specs: SandboxInboundSpec[]): Promise<{ ids: string[] }> {
+    const session = this.openSession(instanceId);
+    const prepared: PreparedInbound[] = [];
+    for (const [index, spec] of specs.entries()) {
+      try {
+        prepared.push(await this.prepareInbound(instanceId, spec));
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'validation')
+          throw AppError.validation(`messages[${index}]: ${error.detail.replace(/^validation error: /, '')}`);
+        throw error;
+      }
+    }
+    return { ids: await this.deliverInboundBatch(instanceId, session, prepared) };
+  }
+
+  /**
+   * What `deliverInbound` does for each message, with the lookups and writes shared: the blocklist, the instance's own
+   * JID and contacts are read once, the messages stored in one statement, and each sender's facts learned once (before
+   * the messages, with the last push name it showed). The events come out in the same order as one by one.
+   */
+  private async deliverInboundBatch(instanceId: string, session: SandboxSession, prepared: PreparedInbound[]): Promise<string[]> {
+    const blocked = new Set((await this.world.records(instanceId, WORLD_KINDS.blocklist)).map((entry) => entry.key));
+    const delivered = prepared.filter((each) => !blocked.has(each.from));
+    const records = await this.store.recordMessages(
+      instanceId,
+      delivered.map(({ from, chatId, inbound }) => ({
+        id: newMessageId(),
+        direction: 'inbound' as const,
+        chatJid: chatId,
+        senderJid: from,
+        type: inbound.type,
+        content: inbound.content,
+      })),
+    );
+    const recordOf = new Map(delivered.map((each, index) => [each, records[index]]));
+    const ids = prepared.map((each) => recordOf.get(each)?.id ?? newMessageId());
+    const pushNameEvents = new Map<PreparedInbound, NormalisedEvent>();
+    const lastPushName = new Map<string, string>();
+    for (const each of delivered) {
+      const { spec, from, inbound } = each;
+      if (inbound.effect) {
+        const target = await this.store.message(instanceId, inbound.effect.targetId);
+        if (target) {
+          const content = { ...target.content };
+          inbound.effect.apply(content);
+          await this.store.updateContent(instanceId, target.id, content);
+        }
+      }
+      if (spec.pushName) {
+        const before = await this.store.setPushName(instanceId, from, spec.pushName);
+        if (before !== spec.pushName)
+          pushNameEvents.set(each, normalise.chatPushName({ user: await this.party(instanceId, from), pushName: spec.pushName }));
+        lastPushName.set(from, spec.pushName);
+      }
+    }
+    for (const from of new Set(delivered.map((each) => each.from))) {
+      const sender = await this.store.contact(instanceId, from);
+      const pushName = lastPushName.get(from);
+      session.learn({
+        contacts: [
+          {
+            jid: from,
+            ...(sender?.lid ? { lid: sender.lid } : {}),
+            ...(pushName ? { pushName } : {}),
+            ...(sender?.businessName ? { businessName: sender.businessName } : {}),
+          },
+        ],
+      });
+    }
+    const [party, self] = await Promise.all([this.partyResolver(instanceId), this.selfJid(instanceId)]);
+    for (const each of delivered) {
+      const record = recordOf.get(each) as SandboxMessageRecord;
+      const pushNameEvent = pushNameEvents.get(each);
+      if (pushNameEvent) session.deliver(pushNameEvent);
+      const replyTo = typeof record.content.replyTo === 'string' ? record.content.replyTo : undefined;
+      const quoted = replyTo ? await this.store.message(instanceId, replyTo) : null;
+      const input = storedMessageInput(record, { self, party, lookup: (id) => (quoted?.id === id ? quoted : undefined) });
+      if (!input) throw new Error(`message ${record.id} of type ${record.type} is not a message event`);
+      session.deliver(normalise.message(input));
+    }
+    return ids;
+  }
+
+  /** What an inbound message is, checked: sender, chat and content (looked up where it refers to another message). */
+  private async prepareInbound(instanceId: string, spec: SandboxInboundSpec): Promise<PreparedInbound> {
     const from = normaliseUserId(spec.from);
     if (!from) throw AppError.validation('from must be a user JID or an international number');
     const chatId = spec.chatId === undefined ? from : normaliseChatId(spec.chatId);
     if (!chatId) throw AppError.validation('chatId must be a chat JID');
-    const inbound = await this.inboundContent(instanceId, chatId, from, spec);
+    return { spec, from, chatId, inbound: await this.inboundContent(instanceId, chatId, from, spec) };
+  }
+
+  private async deliverInbound(instanceId: string, session: SandboxSession, prepared: PreparedInbound): Promise<{ id: string }> {
+    const { spec, from, chatId, inbound } = prepared;
     // The network never delivers a blocked person's messages; the sender still sees theirs as sent.
     if (await this.world.record(instanceId, WORLD_KINDS.blocklist, from)) return { id: newMessageId() };
     const record = await this.store.recordMessage(instanceId, {

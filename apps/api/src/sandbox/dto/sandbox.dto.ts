@@ -271,6 +271,24 @@ export class SandboxInboundDto {
   mentions?: string[];
 }
 
+/** Inbound messages delivered in one request, in order. */
+export class SandboxInboundBatchDto {
+  /** 1 to 1,000 messages, each as `POST /sandbox/inbound` takes it. */
+  @ApiProperty({ type: () => [SandboxInboundDto] })
+  @IsDefined(REQUIRED)
+  @IsArray()
+  @ArrayMinSize(1, { message: 'must have at least 1 item' })
+  @ArrayMaxSize(1000, { message: 'must have at most 1000 items' })
+  @ValidateNested({ each: true })
+  @Type(() => SandboxInboundDto)
+  messages!: SandboxInboundDto[];
+}
+
+export class CreatedIdsDto {
+  /** The ids of the messages, in the order given. */
+  ids!: string[];
+}
+
 export class SandboxReceiptDto {
   @IsDefined(REQUIRED)
   @IsString()

@@ -1,0 +1,226 @@
+#!/usr/bin/env node
+// Steady state under a mixed load: does anything grow without bound?
+//
+//   npm run build && node bench/soak.mjs [--minutes=10] [--sends=150] [--inbound=40] [--instances=20] [--receiver-delay=0] [--json]
+//
+// The built API and one worker (dist/) against a fresh database and Redis prefix; --instances paired sandbox instances,
+// each with its own webhook URL on a local receiver (HTTP/1.1 keep-alive) that answers 200 after --receiver-delay ms.
+// For --minutes: --sends POST /messages/text per second (open loop, round-robin) and --inbound inbound messages per
+// second (POST /sandbox/inbound/batch every 250 ms to the next instance). Every 30 s it samples: deliveries pending
+// in PostgreSQL (the webhook backlog), sends accepted but not yet sent, deliveries per second since the last sample
+// (the receiver's count), and the resident memory (VmRSS) of the API and the worker.
+// Verdict lines: after the first minute, the largest backlog (goal <= 1,000 with a receiver that answers at once) and each
+// process's RSS growth from the first sample after that minute to the last (goal <= 10 %). With --receiver-delay=2000
+// the backlog grows by design; the worker's RSS must stay flat all the same (the backlog lives in PostgreSQL and Redis).
+// Exit status 0, 1 on failure, 130 when stopped. Everything created is removed at the end.
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import * as gw from './gateway.mjs';
+
+const { CleanupStack, RunControl, environmentLine, fixed, intSetting, table } = gw;
+
+const log = (message) => console.error(`bench: ${message}`);
+const argv = process.argv.slice(2);
+const minutes = intSetting(argv, 'minutes', 'BENCH_MINUTES', 10, 1, 24 * 60);
+const sendRate = intSetting(argv, 'sends', 'BENCH_SENDS', 150, 0, 10_000);
+const inboundRate = intSetting(argv, 'inbound', 'BENCH_INBOUND', 40, 0, 10_000);
+const instanceCount = intSetting(argv, 'instances', 'BENCH_INSTANCES', 20, 1, 1000);
+const receiverDelayMs = intSetting(argv, 'receiver-delay', 'BENCH_RECEIVER_DELAY', 0, 0, 60_000);
+const sampleSeconds = intSetting(argv, 'sample', 'BENCH_SAMPLE', 30, 1, 3600);
+const jsonOutput = argv.includes('--json');
+gw.requireBuild(log);
+
+const cleanups = new CleanupStack(log);
+const control = new RunControl({ log, budgetMs: (minutes * 60 + 600) * 1000, cleanups });
+
+function rssMiB(pid) {
+  try {
+    const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]);
+    return kb / 1024;
+  } catch {
+    return NaN;
+  }
+}
+
+function startReceiver() {
+  const stats = { requests: 0 };
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const answer = () => {
+        stats.requests += 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      };
+      if (receiverDelayMs > 0) setTimeout(answer, receiverDelayMs);
+      else answer();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, stats, port: server.address().port })));
+}
+
+function post(agent, url, headers, body) {
+  const payload = JSON.stringify(body);
+  return new Promise((resolve) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        timeout: 30_000,
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', () => resolve(0));
+    req.end(payload);
+  });
+}
+
+let exitCode = 1;
+const processes = [];
+try {
+  const gateway = await gw.startGateway({ cleanups, control, log, label: 'soak', processes, env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
+  const { instances } = await gw.pairedInstances(gateway, instanceCount, { control, log });
+  const receiver = await startReceiver();
+  cleanups.push('stopped the receiver', () => new Promise((resolve) => receiver.server.close(resolve)));
+  for (const instance of instances) {
+    gw.expectStatus(
+      'PUT /instance/settings',
+      await gw.request(`${gateway.apiUrl}/instance/settings`, {
+        method: 'PUT',
+        headers: instance.headers,
+        body: {
+          useCustomDefaults: false,
+          webhookUrl: `http://127.0.0.1:${receiver.port}/hook/${instance.id}`,
+          eventSigningSecret: 'soak-signing-secret-0123456789',
+        },
+      }),
+      204,
+    );
+  }
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+  cleanups.push('closed the HTTP client', () => agent.destroy());
+  const answers = {};
+  const count = (status) => (answers[status] = (answers[status] ?? 0) + 1);
+  const inFlight = new Set();
+  const track = (promise) => {
+    inFlight.add(promise);
+    void promise.finally(() => inFlight.delete(promise));
+  };
+
+  log(
+    `soak: ${sendRate} sends/s + ${inboundRate} inbound/s over ${instanceCount} instances for ${minutes} min, receiver delay ${receiverDelayMs} ms`,
+  );
+  const start = performance.now();
+  const end = start + minutes * 60_000;
+  let sends = 0;
+  let inboundTicks = 0;
+  let inboundSent = 0;
+  const sendTimer = setInterval(() => {
+    const due = Math.floor(((performance.now() - start) / 1000) * sendRate);
+    for (; sends < due && inFlight.size < 1000; sends += 1) {
+      const instance = instances[sends % instances.length];
+      track(post(agent, `${gateway.apiUrl}/messages/text`, instance.headers, { to: '447700900123', message: `soak ${sends}` }).then(count));
+    }
+    sends = Math.max(sends, due);
+  }, 5);
+  const inboundTimer = setInterval(() => {
+    const due = Math.floor(((performance.now() - start) / 1000) * inboundRate);
+    const texts = [];
+    for (; inboundSent < due; inboundSent += 1) texts.push({ from: '447700900123', type: 'text', text: `in ${inboundSent}` });
+    if (texts.length === 0) return;
+    const instance = instances[inboundTicks % instances.length];
+    inboundTicks += 1;
+    track(
+      post(agent, `${gateway.apiUrl}/sandbox/inbound/batch`, instance.headers, { messages: texts }).then((status) =>
+        count(`inbound ${status}`),
+      ),
+    );
+  }, 250);
+  cleanups.push('stopped the load', () => {
+    clearInterval(sendTimer);
+    clearInterval(inboundTimer);
+  });
+
+  const samples = [];
+  let lastRequests = 0;
+  let lastAt = performance.now();
+  while (performance.now() < end) {
+    await control.sleep(Math.min(sampleSeconds * 1000, end - performance.now()));
+    const now = performance.now();
+    const { rows } = await gateway.db.query(
+      `SELECT (SELECT count(*) FROM webhook_deliveries WHERE state = 'pending')::int AS backlog,
+              (SELECT count(*) FROM messages WHERE status = 'accepted')::int AS pending_sends`,
+    );
+    const sample = {
+      minute: (now - start) / 60_000,
+      backlog: rows[0].backlog,
+      pendingSends: rows[0].pending_sends,
+      deliveriesPerSecond: (receiver.stats.requests - lastRequests) / ((now - lastAt) / 1000),
+      rss: { api: rssMiB(gateway.api.child.pid), worker: rssMiB(gateway.worker.child.pid) },
+    };
+    lastRequests = receiver.stats.requests;
+    lastAt = now;
+    samples.push(sample);
+    log(
+      `t=${fixed(sample.minute, 1)} min: backlog ${sample.backlog}, pending sends ${sample.pendingSends}, ` +
+        `${fixed(sample.deliveriesPerSecond)} deliveries/s, RSS api ${fixed(sample.rss.api)} MiB, worker ${fixed(sample.rss.worker)} MiB`,
+    );
+  }
+  clearInterval(sendTimer);
+  clearInterval(inboundTimer);
+  await Promise.all(inFlight);
+
+  const steady = samples.filter((sample) => sample.minute > 1);
+  const growth = (name) => (steady.length >= 2 ? (steady.at(-1).rss[name] - steady[0].rss[name]) / steady[0].rss[name] : NaN);
+  const summary = {
+    environment: environmentLine(),
+    minutes,
+    sendRate,
+    inboundRate,
+    instances: instanceCount,
+    receiverDelayMs,
+    answers,
+    samples,
+    maxBacklogAfterFirstMinute: Math.max(...steady.map((sample) => sample.backlog)),
+    rssGrowth: { api: growth('api'), worker: growth('worker') },
+  };
+  if (jsonOutput) console.log(JSON.stringify(summary, null, 2));
+  else {
+    console.log(
+      `\nsoak: ${sendRate} sends/s + ${inboundRate} inbound/s over ${instanceCount} instances for ${minutes} min, ` +
+        `receiver answers after ${receiverDelayMs} ms; ${environmentLine()}\n`,
+    );
+    console.log(
+      table([
+        ['t (min)', 'pending deliveries', 'pending sends', 'deliveries/s', 'RSS api MiB', 'RSS worker MiB'],
+        ...samples.map((s) => [
+          fixed(s.minute, 1),
+          String(s.backlog),
+          String(s.pendingSends),
+          fixed(s.deliveriesPerSecond),
+          fixed(s.rss.api),
+          fixed(s.rss.worker),
+        ]),
+      ]),
+    );
+    console.log(
+      `\nafter the first minute: largest backlog ${summary.maxBacklogAfterFirstMinute} (goal <= 1000 with a prompt receiver); ` +
+        `RSS growth api ${fixed(summary.rssGrowth.api * 100, 1)} %, worker ${fixed(summary.rssGrowth.worker * 100, 1)} % (goal <= 10 %)`,
+    );
+    console.log(`answers: ${JSON.stringify(answers)}\n`);
+  }
+  exitCode = 0;
+} catch (error) {
+  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  gw.logChildOutput(processes, log);
+} finally {
+  control.done();
+  await cleanups.run();
+}
+process.exit(control.interrupted ? 130 : exitCode);
