@@ -12,6 +12,8 @@ const tsJest = [
 
 const moduleNameMapper = {
   '^@app/(config|contracts|database|messaging|observability|redis|security)$': '<rootDir>/libs/$1/src',
+  // The dashboard imports single browser-safe contract files (apps/dashboard/vite.config.mjs has the same alias).
+  '^@contracts/(.*)$': '<rootDir>/libs/contracts/src/$1',
 };
 
 // request-filtering-agent ships only as an ES module; Node runs it natively, Jest needs it compiled to CommonJS.

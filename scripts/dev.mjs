@@ -5,7 +5,10 @@
 //   demo.json        demo customer and sandbox instance with their keys
 //   last-start.json  how long the last cold start took
 //   pg/, redis/      private servers, only when none was reachable
-// DEV_EXIT_WHEN_READY=1 stops everything once the banner is printed (CI uses it to prove the cold start).
+// The demo instance is paired on the sandbox network, webhooks may target loopback (dev only), and the banner prints a
+// first send and a look at the sandbox outbox, ready to paste.
+// DEV_EXIT_WHEN_READY=1 runs the banner's commands as printed, then stops everything (CI uses it to prove the cold
+// start and the first send).
 // With DEV_STATE_DIR set, the run is isolated from a developer's: its own database and queue prefix on shared servers,
 // both removed at exit.
 import { spawn, spawnSync } from 'node:child_process';
@@ -36,6 +39,9 @@ if (!existsSync(join(root, 'node_modules'))) {
 const services = await import('./lib/services.mjs');
 const { ensureDatabaseExists, ensurePostgres, ensureRedis, probePostgres, redactUrl, withDatabase } = services;
 
+/** Loopback, by name and address: what a local webhook receiver listens on. */
+const DEV_WEBHOOK_HOSTS = 'localhost,127.0.0.1,::1';
+
 const cleanups = [];
 const apps = [];
 let shuttingDown = false;
@@ -52,9 +58,13 @@ function writeJson(file, value) {
   writeFileSync(file, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
 }
 
-function run(command, args, { env = process.env, capture = false } = {}) {
+function run(command, args, { env = process.env, capture = false, quietErrors = false } = {}) {
   return new Promise((resolveRun, reject) => {
-    const child = spawn(command, args, { cwd: root, env, stdio: ['ignore', capture ? 'pipe' : 'inherit', 'inherit'] });
+    const child = spawn(command, args, {
+      cwd: root,
+      env,
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', quietErrors ? 'ignore' : 'inherit'],
+    });
     let stdout = '';
     child.stdout?.on('data', (chunk) => (stdout += chunk));
     child.once('error', reject);
@@ -203,11 +213,20 @@ async function instanceExists(baseUrl, apiKey, id) {
   return (await api(baseUrl, `/account/instances/${encodeURIComponent(id)}`, apiKey)).status !== 404;
 }
 
+const DEMO_EMAIL = 'demo@example.com';
+
 async function createCustomer(env) {
-  const stdout = await run(process.execPath, [CLI, 'customers:create', '--name', 'demo'], {
-    env: { ...env, LOG_LEVEL: 'warn' },
-    capture: true,
-  });
+  // The demo customer comes with a dashboard user. Should an older demo customer in this database still hold the address
+  // (say, its key was rotated in the dashboard), the new one gets an address of its own.
+  let stdout;
+  let email = DEMO_EMAIL;
+  try {
+    stdout = await runCli(env, email);
+  } catch {
+    email = `demo+${randomBytes(3).toString('hex')}@example.com`;
+    log(`${DEMO_EMAIL} belongs to an older demo customer; the new demo user is ${email}`);
+    stdout = await runCli(env, email);
+  }
   // Only the result line has an apiKey; anything else on stdout is log output.
   const customer = stdout
     .split('\n')
@@ -220,8 +239,48 @@ async function createCustomer(env) {
     })
     .find((value) => value?.id && value?.apiKey);
   if (!customer) throw new Error(`customers:create printed no customer:\n${stdout}`);
-  log(`created demo customer ${customer.id}`);
-  return { id: customer.id, name: customer.name, apiKey: customer.apiKey };
+  log(`created demo customer ${customer.id} with dashboard user ${email}`);
+  return { id: customer.id, name: customer.name, apiKey: customer.apiKey, ownerEmail: email, ownerInviteUrl: customer.ownerInvite?.url };
+}
+
+function runCli(env, ownerEmail) {
+  return run(process.execPath, [CLI, 'customers:create', '--name', 'demo', '--owner-email', ownerEmail], {
+    env: { ...env, LOG_LEVEL: 'warn' },
+    capture: true,
+    quietErrors: true,
+  });
+}
+
+async function admin(baseUrl, path, adminKey, init = {}) {
+  return fetch(`${baseUrl}${path}`, { ...init, headers: { 'X-Admin-Key': adminKey }, signal: AbortSignal.timeout(10_000) });
+}
+
+/**
+ * How the demo user gets into the dashboard: a one-time link to set a password while none is set (a fresh one each
+ * start: links are single-use), or nothing once they have one. Demo data from before the dashboard gets its user now.
+ */
+async function demoSignIn(baseUrl, demo, adminKey) {
+  const { customer } = demo;
+  if (customer.ownerInviteUrl) {
+    const link = customer.ownerInviteUrl;
+    delete customer.ownerInviteUrl;
+    return { email: customer.ownerEmail, link };
+  }
+  const listed = await admin(baseUrl, `/admin/customers/${customer.id}/users`, adminKey);
+  if (listed.status !== 200) return null;
+  const users = await listed.json();
+  let user = users.find((candidate) => candidate.email === customer.ownerEmail) ?? users[0];
+  if (!user) {
+    const invited = await api(baseUrl, '/account/users', customer.apiKey, { method: 'POST', body: JSON.stringify({ email: DEMO_EMAIL }) });
+    if (invited.status !== 201) return null;
+    const body = await invited.json();
+    customer.ownerEmail = DEMO_EMAIL;
+    return { email: DEMO_EMAIL, link: body.inviteUrl };
+  }
+  customer.ownerEmail = user.email;
+  if (user.status === 'active') return { email: user.email, link: null };
+  const reset = await admin(baseUrl, `/admin/customers/${customer.id}/users/${user.id}/password-reset`, adminKey, { method: 'POST' });
+  return reset.status === 201 ? { email: user.email, link: (await reset.json()).inviteUrl } : null;
 }
 
 async function createInstance(baseUrl, apiKey) {
@@ -238,6 +297,42 @@ async function createInstance(baseUrl, apiKey) {
   return { id: instance.id, name: instance.name, apiKey: instance.apiKey };
 }
 
+// A number from the range reserved for drama (UK 07700 900xxx), so the demo never names a real person.
+const DEMO_PHONE = '447700900001';
+const DEMO_CONTACT = '447700900123';
+
+function instanceHeaders(demo) {
+  // The instance's own key where we have it (least privilege), else the customer key.
+  return { 'X-Api-Key': demo.instance.apiKey || demo.customer.apiKey, 'X-Instance-Id': demo.instance.id };
+}
+
+async function sessionStatus(baseUrl, demo) {
+  const response = await fetch(`${baseUrl}/session/status`, { headers: instanceHeaders(demo), signal: AbortSignal.timeout(10_000) });
+  if (response.status !== 200) throw new Error(`GET /session/status answered ${response.status}: ${await response.text()}`);
+  return response.json();
+}
+
+/** Pairs the demo sandbox instance (first start, or a phone-side logout since) and waits until its link is up. */
+async function ensurePaired(baseUrl, demo) {
+  let status = await sessionStatus(baseUrl, demo);
+  if (!status.isLoggedIn) {
+    const response = await fetch(`${baseUrl}/sandbox/pair`, {
+      method: 'POST',
+      headers: { ...instanceHeaders(demo), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ phone: DEMO_PHONE }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (response.status !== 200) throw new Error(`POST /sandbox/pair answered ${response.status}: ${await response.text()}`);
+    log(`paired the demo sandbox instance to +${DEMO_PHONE}`);
+  }
+  const deadline = Date.now() + 30_000;
+  while (!status.isConnected) {
+    if (Date.now() > deadline) throw new Error(`the demo instance did not connect: ${JSON.stringify(status)}`);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+    status = await sessionStatus(baseUrl, demo);
+  }
+}
+
 async function ensureDemo(baseUrl, env) {
   const file = join(stateDir, 'demo.json');
   let demo = readJson(file);
@@ -249,27 +344,75 @@ async function ensureDemo(baseUrl, env) {
   if (demo.instance && !(await instanceExists(baseUrl, demo.customer.apiKey, demo.instance.id))) demo.instance = null;
   demo.instance ??= await createInstance(baseUrl, demo.customer.apiKey);
   writeJson(file, demo);
+  if (demo.instance) await ensurePaired(baseUrl, demo);
   return demo;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 // Banner and lifecycle
 
-function printBanner({ apiUrl, workerUrl, secrets, demo, seconds }) {
+/** The banner's copy-paste commands (single-quoted for sh; keys and ids never contain quotes). */
+function tryCommands(apiUrl, demo) {
+  if (!demo.instance) return [['Try', `curl -sS -H 'X-Api-Key: ${demo.customer.apiKey}' ${apiUrl}/account/instances`]];
+  const headers = Object.entries(instanceHeaders(demo))
+    .map(([name, value]) => `-H '${name}: ${value}'`)
+    .join(' ');
+  const body = JSON.stringify({ to: DEMO_CONTACT, message: 'Hello from the gateway' });
+  return [
+    ['Send', `curl -sS ${headers} -H 'Content-Type: application/json' -d '${body}' ${apiUrl}/messages/text`],
+    ['Outbox', `curl -sS ${headers} ${apiUrl}/sandbox/outbox`],
+  ];
+}
+
+function printBanner({ apiUrl, workerUrl, secrets, demo, signIn, seconds, commands }) {
   const rows = [
+    ['Dashboard', `${apiUrl}/dashboard`],
+    ...(signIn?.link ? [['Invite', `${signIn.link}  (one-time: set a password for ${signIn.email})`]] : []),
+    ...(signIn && !signIn.link ? [['Sign in', `${signIn.email} with the password you set`]] : []),
     ['API', apiUrl],
     ['Docs', `${apiUrl}/docs`],
     ['Worker', `${workerUrl}/health/ready`],
     ['Admin key', secrets.ADMIN_API_KEY],
     ['Customer', `${demo.customer.id}  key ${demo.customer.apiKey}`],
   ];
-  if (demo.instance) rows.push(['Instance', `${demo.instance.id}${demo.instance.apiKey ? `  key ${demo.instance.apiKey}` : ''}`]);
-  const path = demo.instance ? `/account/instances/${demo.instance.id}` : '/account/instances';
-  rows.push(['Try', `curl -H "X-Api-Key: ${demo.customer.apiKey}" ${apiUrl}${path}`]);
+  if (demo.instance) {
+    rows.push(['Instance', `${demo.instance.id}${demo.instance.apiKey ? `  key ${demo.instance.apiKey}` : ''}`]);
+    rows.push(['', `sandbox, paired to +${DEMO_PHONE}; webhooks may target localhost in dev`]);
+  }
   const line = '-'.repeat(72);
   console.log(`\n${line}\n${paint('1;32', `  Messaging gateway is ready (cold start ${seconds.toFixed(1)} s)`)}\n`);
   for (const [name, value] of rows) console.log(`  ${paint('1', name.padEnd(10))} ${value}`);
-  console.log(`\n  ${exitWhenReady ? 'DEV_EXIT_WHEN_READY=1: stopping now.' : 'Ctrl-C stops everything.'}\n${line}\n`);
+  console.log(`\n  ${paint('1', 'Send a first message, then see what the (simulated) network received:')}\n`);
+  for (const [, command] of commands) console.log(`  ${command}\n`);
+  console.log(`  ${exitWhenReady ? 'DEV_EXIT_WHEN_READY=1: stopping now.' : 'Ctrl-C stops everything.'}\n${line}\n`);
+}
+
+/**
+ * Runs the banner's commands exactly as printed (through sh, as a user pasting them would) and checks what they
+ * answer: the send is accepted and the outbox holds it. CI's cold start (DEV_EXIT_WHEN_READY=1) runs this.
+ */
+async function checkTryCommands(commands) {
+  const runShell = (command) => {
+    const result = spawnSync('sh', ['-c', command], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+    if (result.status !== 0) throw new Error(`banner command failed (${result.status}): ${command}\n${result.stderr}`);
+    try {
+      return JSON.parse(result.stdout);
+    } catch {
+      throw new Error(`banner command printed no JSON: ${command}\n${result.stdout}`);
+    }
+  };
+  const byName = Object.fromEntries(commands);
+  if (!byName.Send) return;
+  const sent = runShell(byName.Send);
+  if (typeof sent?.id !== 'string') throw new Error(`the banner's send answered ${JSON.stringify(sent)}`);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const outbox = runShell(byName.Outbox);
+    if (Array.isArray(outbox) && outbox.some((entry) => entry.id === sent.id)) break;
+    if (Date.now() > deadline) throw new Error(`the banner's send ${sent.id} never reached the outbox: ${JSON.stringify(outbox)}`);
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+  }
+  log(`checked the banner commands: message ${sent.id} reached the sandbox outbox`);
 }
 
 async function shutdown(code, reason) {
@@ -313,7 +456,12 @@ async function main() {
     PORT: String(port),
     WORKER_HEALTH_PORT: String(workerPort),
     SANDBOX_ENABLED: process.env.SANDBOX_ENABLED ?? 'true',
+    // Dev only: webhooks (and media URLs) may target a receiver on this machine. Production defaults refuse loopback
+    // and private addresses (SSRF protection); only loopback is opened here, and explicit settings win.
+    WEBHOOK_ALLOWED_HOSTS: process.env.WEBHOOK_ALLOWED_HOSTS ?? DEV_WEBHOOK_HOSTS,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    // Links the API makes (dashboard invites) name the address printed below, whoever asked for them.
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
     ...(redis.queuePrefix ? { QUEUE_PREFIX: redis.queuePrefix } : {}),
   };
   const apiUrl = `http://localhost:${port}`;
@@ -326,6 +474,12 @@ async function main() {
   ]);
 
   const demo = await ensureDemo(`http://127.0.0.1:${port}`, env);
+  // The banner without a sign-in line beats no banner: a failure here must not stop the stack.
+  const signIn = await demoSignIn(`http://127.0.0.1:${port}`, demo, secrets.ADMIN_API_KEY).catch((error) => {
+    log(`could not prepare the demo dashboard user: ${error.message}`);
+    return null;
+  });
+  writeJson(join(stateDir, 'demo.json'), demo);
   const seconds = process.uptime();
   writeJson(join(stateDir, 'last-start.json'), {
     coldStartSeconds: Number(seconds.toFixed(2)),
@@ -333,8 +487,12 @@ async function main() {
     apiUrl,
     workerUrl,
   });
-  printBanner({ apiUrl, workerUrl, secrets, demo, seconds });
-  if (exitWhenReady) await shutdown(0);
+  const commands = tryCommands(apiUrl, demo);
+  printBanner({ apiUrl, workerUrl, secrets, demo, signIn, seconds, commands });
+  if (exitWhenReady) {
+    await checkTryCommands(commands);
+    await shutdown(0);
+  }
 }
 
 main().catch((error) => shutdown(1, `failed: ${error instanceof Error ? error.message : String(error)}`));

@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: build, give the test run its own PostgreSQL database and Redis key prefix (starting private servers when
-// none is reachable), run jest, and clean up whatever happens. Extra arguments go to jest:
+// none is reachable), run jest and then the browser tier (Playwright driving Chromium, test/browser), and clean up
+// whatever happens. Extra arguments go to jest and run only jest; after `--browser` they go to Playwright instead:
 //   npm test -- test/deployment.spec.ts        TEST_SKIP_BUILD=1 npm test -- --selectProjects unit
+//   npm test -- --browser                      npm test -- --browser test/browser/docs.browser.ts --headed
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -53,8 +55,14 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   });
 }
 
+const cliArgs = process.argv.slice(2);
+const browserOnly = cliArgs[0] === '--browser';
+const runJest = !browserOnly;
+// Arguments for jest narrow the run to jest; a plain `npm test` runs every tier.
+const runBrowser = browserOnly || cliArgs.length === 0;
+
 function jestArgs(resultsFile) {
-  const extra = process.argv.slice(2);
+  const extra = cliArgs;
   const args = ['node_modules/jest/bin/jest.js', '--config', 'jest.config.js', '--runInBand'];
   // The JSON report lets us print a one-line summary; skip it when the caller asked for their own.
   const ownReport = extra.some((arg) => arg.startsWith('--json') || arg.startsWith('--outputFile'));
@@ -62,11 +70,38 @@ function jestArgs(resultsFile) {
   return [...args, ...extra];
 }
 
-function printSummary(resultsFile) {
-  if (!existsSync(resultsFile)) return;
+function playwrightArgs() {
+  return ['node_modules/@playwright/test/cli.js', 'test', '--config', 'test/browser/playwright.config.ts', ...cliArgs.slice(1)];
+}
+
+/** Counts from jest's JSON report, or null when it wrote none. */
+function jestCounts(resultsFile) {
+  if (!existsSync(resultsFile)) return null;
   const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(readFileSync(resultsFile, 'utf8'));
-  const skipped = numPendingTests + numTodoTests;
-  console.log(`test: ${numPassedTests} passed, ${numFailedTests} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  return { passed: numPassedTests, failed: numFailedTests, skipped: numPendingTests + numTodoTests };
+}
+
+/** Counts from Playwright's JSON report (a failing worker fixture counts as a failure too). */
+function playwrightCounts(resultsFile) {
+  if (!existsSync(resultsFile)) return null;
+  const { stats, errors = [] } = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  return {
+    passed: stats.expected + stats.flaky,
+    failed: stats.unexpected + (stats.unexpected === 0 ? errors.length : 0),
+    skipped: stats.skipped,
+  };
+}
+
+const describeCounts = ({ passed, failed, skipped }) => `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`;
+
+function printSummary(tiers) {
+  for (const { name, code, counts } of tiers) if (!counts) console.log(`test: ${name}: exited with ${code} before reporting results`);
+  const counted = tiers.filter((tier) => tier.counts);
+  if (counted.length === 0) return;
+  if (tiers.length > 1) for (const { name, counts } of counted) console.log(`test: ${name}: ${describeCounts(counts)}`);
+  const total = { passed: 0, failed: 0, skipped: 0 };
+  for (const { counts } of counted) for (const key of Object.keys(total)) total[key] += counts[key];
+  console.log(`test: ${describeCounts(total)}`);
 }
 
 async function main() {
@@ -100,8 +135,6 @@ async function main() {
     await mustRun(process.execPath, ['scripts/migrate.mjs'], { ...process.env, DATABASE_URL: databaseUrl });
     checkInterrupted();
 
-    const resultsFile = join(tmpDir, `jest-${suffix}.json`);
-    cleanups.push(() => rmSync(resultsFile, { force: true }));
     const env = {
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -113,8 +146,22 @@ async function main() {
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',
     };
-    exitCode = await run(process.execPath, jestArgs(resultsFile), env);
-    printSummary(resultsFile);
+    const tiers = [];
+    if (runJest) {
+      const resultsFile = join(tmpDir, `jest-${suffix}.json`);
+      cleanups.push(() => rmSync(resultsFile, { force: true }));
+      const code = await run(process.execPath, jestArgs(resultsFile), env);
+      tiers.push({ name: 'jest', code, counts: jestCounts(resultsFile) });
+    }
+    // The browser tier runs even when jest failed: both results are worth having from one CI run.
+    if (runBrowser && !interrupted) {
+      const resultsFile = join(tmpDir, `browser-${suffix}.json`);
+      cleanups.push(() => rmSync(resultsFile, { force: true }));
+      const code = await run(process.execPath, playwrightArgs(), { ...env, BROWSER_RESULTS_FILE: resultsFile });
+      tiers.push({ name: 'browser', code, counts: playwrightCounts(resultsFile) });
+    }
+    printSummary(tiers);
+    exitCode = tiers.find((tier) => tier.code !== 0)?.code ?? 0;
   } catch (error) {
     console.error(`test: ${error instanceof Error ? error.message : String(error)}`);
     if (interrupted) exitCode = 130;

@@ -77,6 +77,7 @@ describe('account plane', () => {
         id: expect.stringMatching(/^ins_[0-9a-z]{20}$/),
         name: 'Support line',
         hasApiKey: true,
+        sandbox: true,
         settings: {
           useCustomDefaults: true,
           pullMode: false,
@@ -97,6 +98,7 @@ describe('account plane', () => {
         id: body.id,
         name: 'Support line',
         hasApiKey: true,
+        sandbox: true,
         settings: {
           useCustomDefaults: true,
           pullMode: false,

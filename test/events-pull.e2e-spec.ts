@@ -1,4 +1,4 @@
-import { request as httpRequest, type ClientRequest, type IncomingHttpHeaders } from 'node:http';
+import { Client } from 'pg';
 import { Redis } from 'ioredis';
 import { eventAnnouncement, eventsChannel, type EventEnvelope } from '@app/contracts';
 import { EventLogRepository } from '@app/database';
@@ -11,99 +11,11 @@ import { createCustomer, createInstance, type CreatedInstance, type Customer } f
 import { Http } from './support/http';
 import { expectErrorBody, useServedOpenApi } from './support/openapi';
 import { spawnApp, type AppProcess } from './support/processes';
+import { SseClient } from './support/sse-client';
 
 interface EventPage {
   items: { seq: number; event: EventEnvelope }[];
   nextAfter: number;
-}
-
-interface SseMessage {
-  id: number;
-  event: EventEnvelope;
-  raw: string;
-  at: number;
-}
-
-/** A Server-Sent Events reader over plain node:http, keeping every message and comment it saw. */
-class SseClient {
-  readonly messages: SseMessage[] = [];
-  readonly comments: string[] = [];
-  readonly others: string[] = [];
-  ended = false;
-  private text = '';
-  private buffer = '';
-
-  private constructor(
-    readonly status: number,
-    readonly headers: IncomingHttpHeaders,
-    private readonly request: ClientRequest,
-  ) {}
-
-  static open(baseUrl: string, path: string, headers: Record<string, string>): Promise<SseClient> {
-    return new Promise((resolve, reject) => {
-      const request = httpRequest(new URL(path, baseUrl), { headers: { Accept: 'text/event-stream', ...headers } });
-      request.on('error', reject);
-      request.on('response', (response) => {
-        const client = new SseClient(response.statusCode ?? 0, response.headers, request);
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => client.receive(chunk));
-        response.on('end', () => (client.ended = true));
-        response.on('close', () => (client.ended = true));
-        response.on('error', () => undefined);
-        request.removeListener('error', reject);
-        request.on('error', () => undefined);
-        resolve(client);
-      });
-      request.end();
-    });
-  }
-
-  get ids(): number[] {
-    return this.messages.map((message) => message.id);
-  }
-
-  /** The whole body of an error response. */
-  async json(): Promise<unknown> {
-    await eventually(
-      () => Promise.resolve(this.ended),
-      (ended) => ended,
-    );
-    return JSON.parse(this.text) as unknown;
-  }
-
-  async waitFor(check: (client: SseClient) => boolean, timeoutMs = 10_000): Promise<void> {
-    await eventually(
-      () => Promise.resolve(this),
-      (client) => check(client),
-      timeoutMs,
-    );
-    expect(check(this)).toBe(true);
-  }
-
-  close(): void {
-    this.request.destroy();
-  }
-
-  private receive(chunk: string): void {
-    this.text += chunk;
-    this.buffer += chunk;
-    let end: number;
-    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
-      const block = this.buffer.slice(0, end);
-      this.buffer = this.buffer.slice(end + 2);
-      if (block.startsWith(':')) {
-        this.comments.push(block);
-        continue;
-      }
-      const id = /^id: (\d+)$/m.exec(block)?.[1];
-      const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (id === undefined || data === undefined) {
-        this.others.push(block);
-        continue;
-      }
-      this.messages.push({ id: Number(id), event: JSON.parse(data) as EventEnvelope, raw: `${block}\n\n`, at: Date.now() });
-    }
-  }
 }
 
 const EVENT_ID = /^evt_\d+_[0-9a-f]{16}$/;
@@ -282,6 +194,88 @@ describe('pull mode: GET /events and GET /events/stream', () => {
       const client = await stream(api, instance, '?after=1');
       await client.waitFor((c) => c.messages.length === 2);
       expect(client.ids).toEqual([2, 3]);
+    });
+  });
+
+  describe('resuming past the retained log', () => {
+    /** Deletes the instance's oldest events as the retention pruning does. */
+    async function pruneUpTo(instance: CreatedInstance, seq: number): Promise<void> {
+      const db = new Client({ connectionString: testEnv().DATABASE_URL });
+      await db.connect();
+      try {
+        await db.query('DELETE FROM event_log WHERE instance_id = $1 AND seq <= $2', [instance.id, seq]);
+      } finally {
+        await db.end();
+      }
+    }
+
+    it('GET /events answers 410 naming the oldest kept sequence for a cursor whose next events were pruned', async () => {
+      const instance = await createInstance(http, customer.apiKey);
+      for (let n = 0; n < 5; n += 1) await appendQuietly(api, instance, `kept ${n}`);
+      // Nothing pruned yet: every cursor is good, including 0 and the newest.
+      for (const after of [0, 1, 4, 5]) expect((await http.get(`/events?after=${after}`, headersOf(instance))).status).toBe(200);
+      await pruneUpTo(instance, 3);
+
+      for (const after of [1, 2]) {
+        expectErrorBody(
+          await http.get(`/events?after=${after}`, headersOf(instance)),
+          410,
+          `cursor ${after} is older than the retained events: events ${after + 1} to 3 were pruned, the oldest available sequence is 4`,
+        );
+      }
+      // A cursor right before the oldest kept event lost nothing; 0 (and no cursor) means "all that is kept".
+      expect((await page(instance, '?after=3')).items.map((item) => item.seq)).toEqual([4, 5]);
+      expect((await page(instance, '?after=0')).items.map((item) => item.seq)).toEqual([4, 5]);
+      expect((await page(instance)).items.map((item) => item.seq)).toEqual([4, 5]);
+      expect(await page(instance, '?after=5')).toEqual({ items: [], nextAfter: 5 });
+
+      // Everything pruned: the oldest available is the next event to come.
+      await pruneUpTo(instance, 5);
+      expectErrorBody(
+        await http.get('/events?after=2', headersOf(instance)),
+        410,
+        'cursor 2 is older than the retained events: events 3 to 5 were pruned, the oldest available sequence is 6',
+      );
+      expect(await page(instance, '?after=5')).toEqual({ items: [], nextAfter: 5 });
+    });
+
+    it('opens the stream with an event: gap naming the first missing and the oldest kept sequence, then goes on from there', async () => {
+      const instance = await createInstance(http, customer.apiKey);
+      for (let n = 0; n < 6; n += 1) await appendQuietly(api, instance, `kept ${n}`);
+      await pruneUpTo(instance, 3);
+
+      const resumed = await stream(api, instance, '', { 'Last-Event-ID': '1' });
+      expect(resumed.status).toBe(200);
+      await resumed.waitFor((client) => client.messages.length === 3);
+      expect(resumed.blocks[0]).toBe('id: 3\nevent: gap\ndata: {"firstMissing":2,"oldestKept":4}');
+      expect(resumed.named).toEqual([
+        {
+          type: 'gap',
+          id: 3,
+          data: { firstMissing: 2, oldestKept: 4 },
+          raw: 'id: 3\nevent: gap\ndata: {"firstMissing":2,"oldestKept":4}\n\n',
+        },
+      ]);
+      expect(resumed.ids).toEqual([4, 5, 6]);
+
+      // ?after= likewise; a cursor that lost nothing, and 0, get no gap.
+      const viaQuery = await stream(api, instance, '?after=2');
+      await viaQuery.waitFor((client) => client.messages.length === 3);
+      expect(viaQuery.named.map((event) => event.data)).toEqual([{ firstMissing: 3, oldestKept: 4 }]);
+      for (const query of ['?after=3', '?after=0']) {
+        const whole = await stream(api, instance, query);
+        await whole.waitFor((client) => client.messages.length === 3);
+        expect({ named: whole.named, ids: whole.ids }).toEqual({ named: [], ids: [4, 5, 6] });
+      }
+
+      // Everything pruned: the gap runs up to the next event, which then arrives as usual.
+      await pruneUpTo(instance, 6);
+      const empty = await stream(api, instance, '?after=1');
+      await empty.waitFor((client) => client.named.length === 1);
+      expect(empty.named.map((event) => [event.id, event.data])).toEqual([[6, { firstMissing: 2, oldestKept: 7 }]]);
+      const next = await appendQuietly(api, instance, 'after the gap');
+      await empty.waitFor((client) => client.messages.length === 1);
+      expect(empty.ids).toEqual([next]);
     });
   });
 

@@ -2,6 +2,7 @@ import { adminHeaders, createInstance } from './support/fixtures';
 import { Http } from './support/http';
 import { expectErrorBody } from './support/openapi';
 import { spawnApp, type AppProcess } from './support/processes';
+import { SseClient } from './support/sse-client';
 
 describe('key rotation across API replicas', () => {
   let first: AppProcess;
@@ -51,5 +52,52 @@ describe('key rotation across API replicas', () => {
     const regenerated = await two.put(`/account/instances/${instance.id}/apikey`, undefined, { 'X-Api-Key': customer.apiKey });
     expect(regenerated.status).toBe(200);
     for (const http of [one, two]) expectErrorBody(await http.get('/instance/settings', own), 401, 'unauthorized');
+  });
+
+  it('ends the event streams a key opened, on both processes, when that key is rotated or regenerated', async () => {
+    const one = new Http(first.url, { checkSpec: false });
+    const customer = (await one.post('/admin/customers', { name: 'Streams' }, adminHeaders())).body as { apiKey: string };
+    const instance = await createInstance(one, customer.apiKey);
+    const viaCustomerKey = { 'X-Api-Key': customer.apiKey, 'X-Instance-Id': instance.id };
+    const viaInstanceKey = { 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id };
+    const open = async (headers: Record<string, string>) =>
+      Promise.all([first, second].map((api) => SseClient.open(api.url, '/events/stream', headers)));
+    const customerStreams = await open(viaCustomerKey);
+    const instanceStreams = await open(viaInstanceKey);
+    const all = [...customerStreams, ...instanceStreams];
+    try {
+      expect(all.map((stream) => stream.status)).toEqual([200, 200, 200, 200]);
+
+      const rotatedAt = Date.now();
+      const rotated = await one.post('/account/apikey/rotate', undefined, { 'X-Api-Key': customer.apiKey });
+      expect(rotated.status).toBe(200);
+      const rotatedKey = rotated.body as string;
+      for (const stream of customerStreams) await stream.waitFor((client) => client.ended, 5_000);
+      const rotationMs = customerStreams.map((stream) => (stream.endedAt ?? Date.now()) - rotatedAt);
+      // The instance key was not touched: its streams stay open.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(instanceStreams.map((stream) => stream.ended)).toEqual([false, false]);
+
+      const two = new Http(second.url, { checkSpec: false });
+      const regeneratedAt = Date.now();
+      expect((await two.put(`/account/instances/${instance.id}/apikey`, undefined, { 'X-Api-Key': rotatedKey })).status).toBe(200);
+      for (const stream of instanceStreams) await stream.waitFor((client) => client.ended, 5_000);
+      const regenerationMs = instanceStreams.map((stream) => (stream.endedAt ?? Date.now()) - regeneratedAt);
+      console.log(`streams ended after rotation in ${rotationMs.join(', ')} ms; after regeneration in ${regenerationMs.join(', ')} ms`);
+
+      // Reconnecting with the old keys is refused.
+      for (const api of [first, second]) {
+        for (const headers of [viaCustomerKey, viaInstanceKey]) {
+          const again = await SseClient.open(api.url, '/events/stream', headers);
+          all.push(again);
+          expect({ status: again.status, body: await again.json() }).toEqual({
+            status: 401,
+            body: { status: 401, detail: 'unauthorized' },
+          });
+        }
+      }
+    } finally {
+      all.forEach((stream) => stream.close());
+    }
   });
 });

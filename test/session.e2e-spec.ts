@@ -92,7 +92,13 @@ describe('sessions on the sandbox network', () => {
     const { instance, deviceId } = await pairedInstance();
     const headers = headersOf(instance);
     await until(instance, { isConnected: true });
-    expect((await http.post('/session/flush-history', undefined, headers)).status).toBe(202);
+    const flushed = await http.post('/session/flush-history', undefined, headers);
+    // A JSON body, as the reference API answers: clients parse it.
+    expect({ status: flushed.status, type: flushed.headers['content-type'], body: flushed.body }).toEqual({
+      status: 202,
+      type: expect.stringContaining('application/json'),
+      body: { status: 'ok' },
+    });
 
     expect((await http.post('/sandbox/connection', { state: 'offline' }, headers)).status).toBe(204);
     expect(await until(instance, { isConnected: false })).toEqual({ isConnected: false, isLoggedIn: true, deviceId });

@@ -67,7 +67,9 @@ const ENDPOINTS: MatrixEndpoint[] = [
       {
         label: 'an unknown setting',
         body: { setting: 'about', value: 'all' },
-        detail: 'validation error: setting must be one of groupadd, last, status, profile, readreceipts, online, calladd',
+        detail:
+          'validation error: setting must be one of groupadd, last, status, profile, readreceipts, online, calladd, ' +
+          'groupAdd, lastSeen, readReceipts, callAdd',
       },
       {
         label: 'a value the setting does not allow',
@@ -250,6 +252,29 @@ describe('users', () => {
         { setting: 'online', value: 'match_last_seen' },
         { setting: 'calladd', value: 'known' },
       ]);
+    });
+
+    it('takes the setting names as GET spells them too (lastSeen, groupAdd, readReceipts, callAdd)', async () => {
+      const before = (await operationsNamed('users.setPrivacy')).length;
+      const lastSeen = await http.put('/users/me/privacy', { setting: 'lastSeen', value: 'none' }, headers());
+      expect(lastSeen.status).toBe(200);
+      expect(lastSeen.body).toEqual({ ...DEFAULTS, lastSeen: 'none', readReceipts: 'none', online: 'match_last_seen', callAdd: 'known' });
+      const groupAdd = await http.put('/users/me/privacy', { setting: 'groupAdd', value: 'contacts' }, headers());
+      const readReceipts = await http.put('/users/me/privacy', { setting: 'readReceipts', value: 'all' }, headers());
+      const callAdd = await http.put('/users/me/privacy', { setting: 'callAdd', value: 'all' }, headers());
+      expect([groupAdd.status, readReceipts.status, callAdd.status]).toEqual([200, 200, 200]);
+      expect(callAdd.body).toEqual({ ...DEFAULTS, lastSeen: 'none', groupAdd: 'contacts', online: 'match_last_seen' });
+      expect((await operationsNamed('users.setPrivacy')).slice(before)).toEqual([
+        { setting: 'last', value: 'none' },
+        { setting: 'groupadd', value: 'contacts' },
+        { setting: 'readreceipts', value: 'all' },
+        { setting: 'calladd', value: 'all' },
+      ]);
+      expectErrorBody(
+        await http.put('/users/me/privacy', { setting: 'readReceipts', value: 'contacts' }, headers()),
+        400,
+        'validation error: value for readReceipts must be one of all, none',
+      );
     });
   });
 

@@ -1,5 +1,6 @@
 import { issueApiKey } from '@app/security';
 import type { Response } from 'supertest';
+import { sessionHeaders } from './dashboard';
 import type { CreatedInstance } from './fixtures';
 import type { Headers } from './http';
 import { headersOf, type InstanceWorld } from './instance-world';
@@ -40,7 +41,7 @@ function call(world: InstanceWorld, endpoint: MatrixEndpoint, headers: Headers, 
 
 /**
  * The error table every instance endpoint answers the same way: 400 (missing X-Instance-Id, each rule a body or path
- * breaks, unknown fields), 401 for seven kinds of bad credentials (including another customer's key), 403/409 for
+ * breaks, unknown fields), 401 for nine kinds of bad credentials (including another customer's key or dashboard session), 403/409 for
  * never-paired and logged-out instances, 503 while the link is down, and which error wins when several apply. After
  * every refused request the simulated network must not have carried out anything for the instance.
  */
@@ -125,6 +126,11 @@ export function describeErrorMatrix(title: string, endpoints: MatrixEndpoint[], 
         ['a malformed key', (world) => ({ 'X-Api-Key': 'not-a-key', 'X-Instance-Id': world.refused.id })],
         ["another instance's key (same customer)", (world) => ({ 'X-Api-Key': world.connected.apiKey, 'X-Instance-Id': world.refused.id })],
         ["another customer's key", (world) => ({ 'X-Api-Key': world.stranger.apiKey, 'X-Instance-Id': world.refused.id })],
+        [
+          "another customer's dashboard session",
+          (world) => ({ ...sessionHeaders(world.strangerSession), 'X-Instance-Id': world.refused.id }),
+        ],
+        ['an unknown session cookie', (world) => ({ Cookie: `mgw_session=${'Q'.repeat(43)}`, 'X-Instance-Id': world.refused.id })],
       ];
       const cases = named.flatMap((endpoint) => credentials.map(([credential, headers]) => ({ ...endpoint, credential, headers })));
 

@@ -1,3 +1,4 @@
+import { customerWithSession, type DashboardSession } from './dashboard';
 import { eventually } from './event-log';
 import { createCustomer, createInstance, type CreatedInstance, type Customer } from './fixtures';
 import type { Headers, Http } from './http';
@@ -11,6 +12,8 @@ export interface InstanceWorld {
   http: Http;
   customer: Customer;
   stranger: Customer;
+  /** A signed-in dashboard session of the stranger's owner: cross-tenant checks with session auth use it. */
+  strangerSession: DashboardSession;
   /** An instance of the stranger, connected: cross-tenant checks use it. */
   strangerInstance: CreatedInstance;
   /** Never paired. */
@@ -46,7 +49,10 @@ export async function pairedInstance(http: Http, customer: Customer, phone: stri
 
 /** Builds the world; phones are derived from `prefix` (7 digits) so parallel suites never share a number. */
 export async function createInstanceWorld(http: Http, prefix: string): Promise<InstanceWorld> {
-  const [customer, stranger] = await Promise.all([createCustomer(http, `${prefix} Co`), createCustomer(http, `${prefix} Stranger`)]);
+  const [customer, { customer: stranger, session: strangerSession }] = await Promise.all([
+    createCustomer(http, `${prefix} Co`),
+    customerWithSession(http, `${prefix} Stranger`),
+  ]);
   const phone = (n: number) => `${prefix}${String(n).padStart(4, '0')}`;
   const phones = new Map<string, string>();
   const paired = async (owner: Customer, n: number) => {
@@ -73,6 +79,7 @@ export async function createInstanceWorld(http: Http, prefix: string): Promise<I
     http,
     customer,
     stranger,
+    strangerSession,
     strangerInstance,
     unpaired,
     loggedOut,

@@ -11,6 +11,7 @@ import { ChatsModule } from './chats/chats.module';
 import { GroupsModule } from './groups/groups.module';
 import { CommunitiesModule } from './communities/communities.module';
 import { ContactsModule } from './contacts/contacts.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { EventsModule } from './events/events.module';
 import { InstanceStateModule } from './instance-state/instance-state.module';
 import { InstanceModule } from './instance/instance.module';
@@ -54,6 +55,7 @@ export class ApiModule {
         StatusModule,
         EventsModule,
         AdminModule,
+        DashboardModule,
         // The sandbox control surface does not exist at all when the operator switches test mode off.
         ...(config.sandboxEnabled ? [SandboxModule] : []),
       ],

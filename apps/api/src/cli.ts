@@ -9,16 +9,18 @@ import { validate } from 'class-validator';
 import { CustomersService } from './admin/customers.service';
 import { CreateCustomerDto } from './admin/dto/customer.dto';
 import { toAppError } from './common/validation';
+import { LinkIssuer } from './dashboard/link-issuer';
+import { TenantLimits } from './limits/tenant-limits.service';
 
-const USAGE = 'usage: npm run cli -- customers:create --name <name>';
+const USAGE = 'usage: npm run cli -- customers:create --name <name> [--owner-email <email>]';
 
 async function createCustomer(args: string[]): Promise<void> {
-  const { values } = parseArgs({ args, options: { name: { type: 'string' } }, strict: true });
-  const dto = plainToInstance(CreateCustomerDto, { name: values.name });
+  const { values } = parseArgs({ args, options: { name: { type: 'string' }, 'owner-email': { type: 'string' } }, strict: true });
+  const dto = plainToInstance(CreateCustomerDto, { name: values.name, ownerEmail: values['owner-email'] });
   const errors = await validate(dto);
   if (errors.length > 0) throw new Error(`${toAppError(errors).detail}\n${USAGE}`);
 
-  @Module({ imports: [ConfigModule.forRoot(loadConfig()), DatabaseModule], providers: [CustomersService] })
+  @Module({ imports: [ConfigModule.forRoot(loadConfig()), DatabaseModule], providers: [CustomersService, LinkIssuer, TenantLimits] })
   class CliModule {}
 
   const context = await NestFactory.createApplicationContext(CliModule, { logger: false });

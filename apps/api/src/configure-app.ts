@@ -4,7 +4,10 @@ import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '@app/config';
 import { ERROR_CATALOGUE } from '@app/contracts';
 import { CredentialsBeforeBody, hasBody } from './auth/credentials-before-body';
+import { refuseDeeplyNestedBodies } from './common/body-depth';
 import { ErrorFilter } from './common/error.filter';
+import { StorableTextPipe } from './common/storable-text';
+import { dashboardDirectory, dashboardRouter } from './dashboard/dashboard-static';
 import { createValidationPipe } from './common/validation';
 import { securityHeaders } from './http/security-headers';
 import { mountApiDocs } from './openapi';
@@ -29,13 +32,14 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
   app.use(securityHeaders());
+  app.use(dashboardRouter(dashboardDirectory()));
   app.use(app.get(CredentialsBeforeBody).handler(MEDIA_ROUTES));
   app.use(requireJsonBodies);
   app.use(MEDIA_ROUTES, json({ limit: MEDIA_JSON_LIMIT, type: 'application/json' }));
   app.use(json({ limit: JSON_LIMIT, type: 'application/json' }));
+  app.use(refuseDeeplyNestedBodies);
   app.useGlobalFilters(new ErrorFilter());
-  app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  app.useGlobalPipes(new StorableTextPipe(), createValidationPipe());
   mountApiDocs(app);
   return app;
 }

@@ -1,11 +1,38 @@
 import 'reflect-metadata';
+import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
+import { exitWithin } from '@app/observability';
 import { createApiApp } from './create-api-app';
+import { EventStreamsService } from './events/event-streams.service';
+
+/** Time kept after the requests in progress for closing Redis and PostgreSQL connections. */
+const CLOSE_RESERVE_MS = 1_000;
 
 async function bootstrap(): Promise<void> {
   const config = loadConfig();
   const app = await createApiApp(config);
   await app.listen(config.port, '0.0.0.0');
+  const logger = app.get(Logger);
+
+  exitWithin({
+    timeoutMs: config.shutdownTimeoutMs,
+    logger: { log: (message) => logger.log(message), error: (message) => logger.error(message) },
+    run: async (deadline) => {
+      // No new connections; idle keep-alive ones close now, busy ones once their request is answered.
+      const server = app.getHttpServer();
+      const served = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Streams never finish by themselves: end them, so EventSource clients reconnect to another replica.
+      app.get(EventStreamsService).closeAll();
+      const reserveMs = Math.min(CLOSE_RESERVE_MS, deadline.remainingMs() / 4);
+      // Connections whose stream or request has just ended turn idle after close() swept them once.
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      const answered = await deadline.settles(served, reserveMs);
+      clearInterval(sweep);
+      if (!answered) server.closeAllConnections();
+      if (!(await deadline.settles(app.close()))) throw new Error('closing connections did not finish in time');
+      if (!answered) throw new Error('requests still in progress at the deadline were cut off');
+    },
+  });
 }
 
 bootstrap().catch((error: unknown) => {

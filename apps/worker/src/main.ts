@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
+import { exitWithin } from '@app/observability';
 import { ShardCoordinator } from './shards/shard-coordinator';
 import { DeliveryReconciler } from './webhooks/delivery-reconciler';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
@@ -22,19 +23,16 @@ async function bootstrap(): Promise<void> {
   deliverer.start();
   deliveryReconciler.start();
 
-  // Shutdown order matters: stop taking work and hand shards over before the database and Redis close.
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.log(`${signal}: finishing webhook attempts in flight, handing over shards`);
-    deliveryReconciler.stop();
-    await Promise.all([deliverer.stop(), coordinator.stop()]);
-    await app.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // Shutdown order matters: stop taking work, let what is in progress finish, hand shards over, then close connections.
+  exitWithin({
+    timeoutMs: config.shutdownTimeoutMs,
+    logger: { log: (message) => logger.log(message), error: (message) => logger.error(message) },
+    run: async (deadline) => {
+      deliveryReconciler.stop();
+      await Promise.all([deliverer.stop(deadline), coordinator.stop(deadline)]);
+      if (!(await deadline.settles(app.close()))) throw new Error('closing connections did not finish in time');
+    },
+  });
 }
 
 bootstrap().catch((error: unknown) => {

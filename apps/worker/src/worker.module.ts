@@ -24,6 +24,7 @@ import { OperationEffects } from './store/operation-effects';
 import { StoreProjector } from './store/store-projector';
 import { ShardCoordinator } from './shards/shard-coordinator';
 import { DeliveryReconciler } from './webhooks/delivery-reconciler';
+import { EndpointRecovery } from './webhooks/endpoint-recovery';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
 import { WorkerStatusController } from './worker-status.controller';
 
@@ -65,6 +66,7 @@ export class WorkerModule {
         SendReconciler,
         ShardCoordinator,
         WebhookDeliverer,
+        EndpointRecovery,
         DeliveryReconciler,
       ],
     };

@@ -1,3 +1,5 @@
+import type { TrustProxySetting } from './trust-proxy';
+
 export interface RateLimitConfig {
   /** Requests one API key may make per window. */
   requests: number;
@@ -11,7 +13,19 @@ export interface AuthFailureLimitConfig {
   blockSeconds: number;
 }
 
-import type { TrustProxySetting } from './trust-proxy';
+export interface DashboardConfig {
+  /** A session unused for this long ends (idle expiry). */
+  sessionIdleSeconds: number;
+  /** A session ends this long after sign-in however active it is (absolute expiry). */
+  sessionMaxSeconds: number;
+  /** How long an invite or password-reset link works. */
+  linkTtlSeconds: number;
+  /** Failed sign-ins per email address per window before that address is refused for the rest of the window. */
+  signInFailureLimit: number;
+  signInFailureWindowSeconds: number;
+  /** Where people reach this server (for links shown to them); empty: the origin of the request that made the link. */
+  publicBaseUrl: string;
+}
 
 /** Abuse limits per customer; the operator can override both per customer through the admin API. */
 export interface TenantLimitsConfig {
@@ -34,6 +48,8 @@ export interface AppConfig {
   shardCount: number;
   /** How long a worker's claim on a shard lasts without renewal; failover takes about this long. */
   shardLeaseMs: number;
+  /** After SIGTERM/SIGINT the process has exited within this many ms, whatever Redis, PostgreSQL or the network do. */
+  shutdownTimeoutMs: number;
   rateLimit: RateLimitConfig;
   authFailureLimit: AuthFailureLimitConfig;
   webhookAllowPrivateNetworks: boolean;
@@ -57,6 +73,7 @@ export interface AppConfig {
   interactiveTextFallback: InteractiveTextFallback;
   /** Where real-network (Baileys) sockets connect: WhatsApp Web's WebSocket endpoint unless overridden. */
   baileysWebSocketUrl: string;
+  dashboard: DashboardConfig;
 }
 
 export const INTERACTIVE_TEXT_FALLBACKS = ['off', 'after', 'instead'] as const;
@@ -74,6 +91,7 @@ export const CONFIG_VARIABLES = [
   'QUEUE_PREFIX',
   'SHARD_COUNT',
   'SHARD_LEASE_MS',
+  'SHUTDOWN_TIMEOUT_MS',
   'RATE_LIMIT_REQUESTS',
   'RATE_LIMIT_WINDOW_SECONDS',
   'AUTH_FAILURE_LIMIT',
@@ -90,6 +108,12 @@ export const CONFIG_VARIABLES = [
   'KEY_CACHE_TTL_MS',
   'INTERACTIVE_TEXT_FALLBACK',
   'BAILEYS_WS_URL',
+  'PUBLIC_BASE_URL',
+  'DASHBOARD_SESSION_IDLE_SECONDS',
+  'DASHBOARD_SESSION_MAX_SECONDS',
+  'DASHBOARD_LINK_TTL_SECONDS',
+  'SIGN_IN_FAILURE_LIMIT',
+  'SIGN_IN_FAILURE_WINDOW_SECONDS',
   'MAX_INSTANCES_PER_CUSTOMER',
   'MAX_STREAMS_PER_INSTANCE',
   'METRICS_TOKEN',

@@ -39,6 +39,14 @@ describe('loadConfig', () => {
       trustProxy: false,
       interactiveTextFallback: 'after',
       baileysWebSocketUrl: 'wss://web.whatsapp.com/ws/chat',
+      dashboard: {
+        sessionIdleSeconds: 43_200,
+        sessionMaxSeconds: 604_800,
+        linkTtlSeconds: 259_200,
+        signInFailureLimit: 10,
+        signInFailureWindowSeconds: 900,
+        publicBaseUrl: '',
+      },
     });
     expect(config.encryptionKey).toHaveLength(32);
     expect(Object.isFrozen(config)).toBe(true);

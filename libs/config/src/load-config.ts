@@ -159,6 +159,7 @@ function readAll(read: EnvReader): AppConfig {
     queuePrefix: read.optional('QUEUE_PREFIX', 'mgw'),
     shardCount: read.int('SHARD_COUNT', 16, 1, 1024),
     shardLeaseMs: read.int('SHARD_LEASE_MS', 15_000, 1_000, 300_000),
+    shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 1_000, 600_000),
     rateLimit: {
       requests: read.int('RATE_LIMIT_REQUESTS', 100, 1, 1_000_000),
       windowSeconds: read.int('RATE_LIMIT_WINDOW_SECONDS', 1, 1, 3600),
@@ -184,6 +185,14 @@ function readAll(read: EnvReader): AppConfig {
     keyCacheTtlMs: read.int('KEY_CACHE_TTL_MS', 30_000, 0, 3_600_000),
     interactiveTextFallback: read.oneOf('INTERACTIVE_TEXT_FALLBACK', INTERACTIVE_TEXT_FALLBACKS, 'after'),
     baileysWebSocketUrl: read.url('BAILEYS_WS_URL', 'wss://web.whatsapp.com/ws/chat', ['wss', 'ws']),
+    dashboard: {
+      sessionIdleSeconds: read.int('DASHBOARD_SESSION_IDLE_SECONDS', 12 * 3600, 60, 30 * 86_400),
+      sessionMaxSeconds: read.int('DASHBOARD_SESSION_MAX_SECONDS', 7 * 86_400, 60, 365 * 86_400),
+      linkTtlSeconds: read.int('DASHBOARD_LINK_TTL_SECONDS', 72 * 3600, 60, 30 * 86_400),
+      signInFailureLimit: read.int('SIGN_IN_FAILURE_LIMIT', 10, 1, 1_000_000),
+      signInFailureWindowSeconds: read.int('SIGN_IN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
+      publicBaseUrl: read.url('PUBLIC_BASE_URL', '', ['http', 'https']).replace(/\/+$/, ''),
+    },
   };
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(config.queuePrefix)) read.problems.push('QUEUE_PREFIX must be 1-32 letters, digits, "-" or "_"');
   if (config.port !== 0 && config.port === config.workerHealthPort) read.problems.push('PORT and WORKER_HEALTH_PORT must differ');

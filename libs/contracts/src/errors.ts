@@ -5,11 +5,18 @@ export const ERROR_CATALOGUE = {
   missing_instance_header: { status: 400, detail: 'missing X-Instance-Id header' },
   device_already_paired: { status: 400, detail: 'device already paired' },
   unauthorized: { status: 401, detail: 'unauthorized' },
+  wrong_credentials: { status: 401, detail: 'unauthorized: wrong email or password' },
   device_not_paired: { status: 403, detail: 'device not paired' },
   forbidden: { status: 403, detail: 'forbidden' },
+  csrf: { status: 403, detail: 'forbidden: csrf token missing or invalid' },
+  customer_disabled: { status: 403, detail: 'forbidden: this customer is disabled' },
   not_found: { status: 404, detail: 'not found' },
   device_not_paired_conflict: { status: 409, detail: 'device not paired' },
+  email_taken: { status: 409, detail: 'conflict: a dashboard user with this email already exists' },
+  last_active_user: { status: 409, detail: 'conflict: the last active user of a customer cannot be removed' },
+  link_gone: { status: 410, detail: 'gone: this link has expired or was already used' },
   webhooks_off: { status: 409, detail: 'webhooks are off for this instance (pull mode, or no webhook URL)' },
+  cursor_expired: { status: 410, detail: 'cursor is older than the retained events' },
   payload_too_large: { status: 413, detail: 'request body too large' },
   idempotency_mismatch: { status: 422, detail: 'idempotency key reused with a different request' },
   rate_limited: { status: 429, detail: 'rate limited' },
@@ -42,6 +49,14 @@ export class AppError extends Error {
 
   static validation(message: string): AppError {
     return new AppError('validation', `validation error: ${message}`);
+  }
+
+  /** A pull cursor (`after`, `Last-Event-ID`) whose next events were pruned: names the oldest sequence still kept. */
+  static cursorExpired(after: bigint, oldestKept: bigint): AppError {
+    return new AppError(
+      'cursor_expired',
+      `cursor ${after} is older than the retained events: events ${after + 1n} to ${oldestKept - 1n} were pruned, the oldest available sequence is ${oldestKept}`,
+    );
   }
 
   static forbidden(reason: string): AppError {

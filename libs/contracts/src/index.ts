@@ -10,3 +10,5 @@ export * from './queues';
 export * from './messages';
 export * from './operations';
 export * from './store-facts';
+export * from './message-limits';
+export * from './shards';

@@ -19,6 +19,6 @@ export interface CustomerScope {
 
 export interface InstanceScope extends CustomerScope {
   readonly instanceId: string;
-  /** How the caller authenticated: the customer's key or the instance's own key. */
-  readonly via: 'customer_key' | 'instance_key';
+  /** How the caller authenticated: the customer's key, a dashboard session (acting as the customer), or the instance's own key. */
+  readonly via: 'customer_key' | 'dashboard_session' | 'instance_key';
 }

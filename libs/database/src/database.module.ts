@@ -4,6 +4,8 @@ import { SecretBox } from '@app/security';
 import { PrismaService } from './prisma.service';
 import { CredentialRepository } from './repositories/credential.repository';
 import { CustomerRepository } from './repositories/customer.repository';
+import { DashboardSessionRepository } from './repositories/dashboard-session.repository';
+import { DashboardUserRepository } from './repositories/dashboard-user.repository';
 import { EventLogRepository } from './repositories/event-log.repository';
 import { EventStreamRepository } from './repositories/event-stream.repository';
 import { InstanceLifecycleRepository } from './repositories/instance-lifecycle.repository';
@@ -36,6 +38,8 @@ const repositories = [
   WebhookDeliveryRepository,
   NetworkAuthRepository,
   NetworkMessageRepository,
+  DashboardUserRepository,
+  DashboardSessionRepository,
 ];
 
 @Global()

@@ -17,3 +17,5 @@ export * from './repositories/webhook-delivery.repository';
 export * from './repositories/network-auth.repository';
 export * from './repositories/group-store.repository';
 export * from './repositories/network-message.repository';
+export * from './repositories/dashboard-user.repository';
+export * from './repositories/dashboard-session.repository';

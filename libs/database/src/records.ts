@@ -41,9 +41,13 @@ export interface CustomerRecord {
   id: string;
   name: string;
   createdAt: Date;
+  disabledAt: Date | null;
 }
 
-export type KeyPrincipal = { kind: 'customer'; customerId: string } | { kind: 'instance'; customerId: string; instanceId: string };
+/** `customerDisabled`: the operator disabled the key's customer; the key is known but refused. */
+export type KeyPrincipal =
+  | { kind: 'customer'; customerId: string; customerDisabled: boolean }
+  | { kind: 'instance'; customerId: string; instanceId: string; customerDisabled: boolean };
 
 export interface Page<T> {
   items: T[];

@@ -18,6 +18,8 @@ export const REDACTED_PATHS = [
   '*.eventSigningSecret',
   '*.defaultSigningSecret',
   '*.password',
+  '*.csrfToken',
+  'req.headers["x-csrf-token"]',
 ];
 
 export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {

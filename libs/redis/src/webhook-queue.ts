@@ -40,6 +40,16 @@ export class WebhookQueue implements OnModuleDestroy {
     await this.schedule([{ eventId, attempts }]);
   }
 
+  /** `runNow` for many deliveries at once; jobs are queued in the order given. */
+  async runNowMany(jobs: { eventId: string; attempts: number }[]): Promise<void> {
+    if (jobs.length === 0) return;
+    const queue = this.producer();
+    const removals = await Promise.allSettled(jobs.map(({ eventId, attempts }) => queue.remove(webhookJobId(eventId, attempts))));
+    const failed = removals.filter((removal) => removal.status === 'rejected').length;
+    if (failed > 0) this.logger.warn(`${failed} waiting webhook job(s) not removed; they run when due`);
+    await this.schedule(jobs);
+  }
+
   private producer(): Queue<WebhookJob> {
     if (!this.queue) {
       const connection = this.redis.connect('webhook-producer', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });

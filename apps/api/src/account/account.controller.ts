@@ -1,5 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import type { ServerResponse } from 'node:http';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { CustomerScope } from '@app/contracts';
 import { CustomerAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
@@ -10,7 +11,14 @@ import { CustomerDefaultsDto } from './dto/customer-defaults.dto';
 import { PacingDto } from './dto/pacing.dto';
 import { CreatedInstanceDto, InstanceDetailDto, InstancePageDto } from './dto/instance-detail.dto';
 import { CreateInstanceDto, ListInstancesQueryDto, RenameInstanceDto, UpdateInstanceSettingsDto } from './dto/instance-requests.dto';
+import { InstanceStatusStreams } from './instance-status-streams.service';
 import { InstancesService } from './instances.service';
+import { WebhookTestResultDto } from './dto/webhook-test.dto';
+import { WebhookTestService } from './webhook-test.service';
+
+const STATUS_STREAM_EXAMPLE =
+  'data: {"instanceId":"ins_…","status":"pairing","deviceId":"","updatedAt":"2026-01-01T00:00:00.000Z"}\n\n' +
+  'data: {"instanceId":"ins_…","status":"connected","deviceId":"15551234567:12@s.whatsapp.net","updatedAt":"…"}\n\n: keep-alive\n\n';
 
 /** Self-service account plane: the customer key only, no X-Instance-Id. */
 @ApiTags('Account')
@@ -20,6 +28,8 @@ export class AccountController {
   constructor(
     private readonly instances: InstancesService,
     private readonly account: CustomerAccountService,
+    private readonly statusStreams: InstanceStatusStreams,
+    private readonly webhookTests: WebhookTestService,
   ) {}
 
   /**
@@ -55,6 +65,23 @@ export class AccountController {
   @ApiErrors(400)
   updateDefaults(@CurrentScope() scope: CustomerScope, @Body() dto: CustomerDefaultsDto): Promise<void> {
     return this.account.updateDefaults(scope, dto);
+  }
+
+  @Get('instances/stream')
+  @ApiOperation({
+    summary: "Streams the live status of the customer's instances (Server-Sent Events)",
+    description:
+      'A `text/event-stream` that stays open: first one message per instance with its current status, then one ' +
+      'message whenever an instance changes status or device (pushed by the worker through Redis, so a change arrives ' +
+      'within moments). Each message is `data: {"instanceId","status","deviceId","updatedAt"}` and a blank line; a ' +
+      '`: keep-alive` comment comes every 15 seconds.',
+  })
+  @ApiOkResponse({
+    description: 'The status stream',
+    content: { 'text/event-stream': { schema: { type: 'string' }, example: STATUS_STREAM_EXAMPLE } },
+  })
+  statusStream(@CurrentScope() scope: CustomerScope, @Res() response: ServerResponse): Promise<void> {
+    return this.statusStreams.open(scope, response);
   }
 
   /** Full instance information including settings. */
@@ -123,6 +150,18 @@ export class AccountController {
   @ApiErrors(404, 503)
   delete(@CurrentScope() scope: CustomerScope, @Param('id') id: string): Promise<void> {
     return this.instances.delete(scope, id);
+  }
+
+  /**
+   * Sends a signed `test` event now to the instance's effective webhook URL (its own, or the customer default it
+   * follows) and reports the receiver's answer. Nothing is stored or retried.
+   */
+  @Post('instances/:id/webhook/test')
+  @HttpCode(200)
+  @ApiOkResponse({ type: WebhookTestResultDto })
+  @ApiErrors(400, 404)
+  testWebhook(@CurrentScope() scope: CustomerScope, @Param('id') id: string): Promise<WebhookTestResultDto> {
+    return this.webhookTests.send(scope, id);
   }
 
   /** Rotates the customer key: the old key stops working at once on every replica. */

@@ -19,6 +19,7 @@ export function toInstanceDetail(record: InstanceRecord): InstanceDetailDto {
     id: record.id,
     name: record.name,
     hasApiKey: record.hasApiKey,
+    sandbox: record.sandbox,
     settings: toSettingsDto(record),
     status: record.status,
     deviceId: record.deviceId ?? '',

@@ -1,13 +1,34 @@
 import { Global, Module } from '@nestjs/common';
 import { Authenticator } from './authenticator';
 import { CredentialsBeforeBody } from './credentials-before-body';
-import { AdminKeyGuard, CustomerKeyGuard, InstanceKeyGuard } from './key-guards';
+import { DashboardSessions } from './dashboard-sessions.service';
+import { AdminKeyGuard, CustomerKeyGuard, DashboardSessionGuard, InstanceKeyGuard } from './key-guards';
 import { KeyResolver } from './key-resolver.service';
 import { RateLimits } from './rate-limits.service';
 
 @Global()
 @Module({
-  providers: [KeyResolver, RateLimits, Authenticator, CredentialsBeforeBody, CustomerKeyGuard, InstanceKeyGuard, AdminKeyGuard],
-  exports: [KeyResolver, RateLimits, Authenticator, CredentialsBeforeBody, CustomerKeyGuard, InstanceKeyGuard, AdminKeyGuard],
+  providers: [
+    KeyResolver,
+    RateLimits,
+    DashboardSessions,
+    Authenticator,
+    CredentialsBeforeBody,
+    CustomerKeyGuard,
+    InstanceKeyGuard,
+    DashboardSessionGuard,
+    AdminKeyGuard,
+  ],
+  exports: [
+    KeyResolver,
+    RateLimits,
+    DashboardSessions,
+    Authenticator,
+    CredentialsBeforeBody,
+    CustomerKeyGuard,
+    InstanceKeyGuard,
+    DashboardSessionGuard,
+    AdminKeyGuard,
+  ],
 })
 export class AuthModule {}

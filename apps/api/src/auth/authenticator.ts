@@ -3,14 +3,18 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError } from '@app/contracts';
 import type { KeyPrincipal } from '@app/database';
 import { secretsEqual } from '@app/security';
+import { DashboardSessions, type ActiveSession } from './dashboard-sessions.service';
 import { KeyResolver } from './key-resolver.service';
 import { RateLimits } from './rate-limits.service';
 import type { ScopedRequest } from './scope';
+import { carriesSessionCookie } from './session-cookie';
 
 export interface AuthenticatedKey {
   principal: KeyPrincipal;
   /** The key's id for rate limits; never the key itself. */
   keyHash: string;
+  /** Authenticated by a dashboard session cookie (which acts for its customer like the customer key). */
+  viaSession?: boolean;
 }
 
 const KEY_OUTCOME = Symbol('api key outcome');
@@ -24,7 +28,7 @@ export function header(request: ScopedRequest, name: string): string | undefined
 }
 
 /** The client as Express sees it under `TRUST_PROXY` (hop count or proxy list; never the client-written leftmost entry). */
-function clientAddress(request: ScopedRequest): string {
+export function clientAddress(request: ScopedRequest): string {
   return request.ip ?? request.socket.remoteAddress ?? 'unknown';
 }
 
@@ -41,9 +45,13 @@ export class Authenticator {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keys: KeyResolver,
     private readonly limits: RateLimits,
+    private readonly sessions: DashboardSessions,
   ) {}
 
-  /** `X-Api-Key` → its principal; 429 for a blocked address or a key over its limit, 401 otherwise. */
+  /**
+   * `X-Api-Key` → its principal; without the header, a dashboard session cookie (with the CSRF check on state-changing
+   * requests) acts as its customer's key. 429 for a blocked address or a key over its limit, 401 otherwise.
+   */
   authenticate(request: ScopedRequest): Promise<AuthenticatedKey> {
     const memo = request as MemoRequest;
     memo[KEY_OUTCOME] ??= this.resolveKey(request);
@@ -63,12 +71,29 @@ export class Authenticator {
     return (await this.keys.ownerOf(instanceId)) === principal.customerId;
   }
 
+  /** The dashboard session of a session-only route (`/auth/session`, sign-out); refused like a bad key otherwise. */
+  async authenticateSession(request: ScopedRequest): Promise<ActiveSession> {
+    const session = await this.sessions.authenticate(request);
+    if (!session) return this.refuse(request);
+    request.dashboardSession = session;
+    return session;
+  }
+
   private async resolveKey(request: ScopedRequest): Promise<AuthenticatedKey> {
     const key = header(request, 'x-api-key');
+    if (!key && carriesSessionCookie(request)) return this.resolveSession(request);
     const resolved = key ? await this.keys.resolve(key) : null;
     if (!resolved) return this.refuse(request);
+    if (resolved.principal.customerDisabled) throw new AppError('customer_disabled');
     await this.limits.consumeRequest(resolved.keyHash);
     return resolved;
+  }
+
+  private async resolveSession(request: ScopedRequest): Promise<AuthenticatedKey> {
+    const session = await this.authenticateSession(request);
+    await this.limits.consumeRequest(session.record.id);
+    const principal = { kind: 'customer', customerId: session.record.customerId, customerDisabled: false } as const;
+    return { principal, keyHash: session.record.id, viaSession: true };
   }
 
   private async checkAdminKey(request: ScopedRequest): Promise<void> {

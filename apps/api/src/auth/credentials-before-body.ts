@@ -4,6 +4,8 @@ import { AppError, ERROR_CATALOGUE, type ErrorBody } from '@app/contracts';
 import { Authenticator, header } from './authenticator';
 
 const OPEN_PREFIXES = ['/health', '/metrics', '/docs'];
+/** Dashboard routes that take a body before anyone is signed in (small DTOs; refused per address after failures). */
+const SIGN_IN_ROUTES = [/^\/auth\/sign-in$/, /^\/auth\/invites\/[^/]+\/accept$/];
 
 export function hasBody(req: Request): boolean {
   return Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
@@ -24,7 +26,11 @@ export class CredentialsBeforeBody {
   /** Express middleware; `largeBodyRoutes` are the paths whose body limit is above the default. */
   handler(largeBodyRoutes: string[]): (req: Request, res: Response, next: NextFunction) => void {
     return (req, res, next) => {
-      if (!hasBody(req) || OPEN_PREFIXES.some((prefix) => req.path.startsWith(prefix))) {
+      if (
+        !hasBody(req) ||
+        OPEN_PREFIXES.some((prefix) => req.path.startsWith(prefix)) ||
+        SIGN_IN_ROUTES.some((route) => route.test(req.path))
+      ) {
         next();
         return;
       }

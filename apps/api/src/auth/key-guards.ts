@@ -25,15 +25,28 @@ export class InstanceKeyGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<ScopedRequest>();
-    const { principal } = await this.auth.authenticate(request);
+    const { principal, viaSession } = await this.auth.authenticate(request);
     const instanceId = header(request, 'x-instance-id');
     if (!instanceId) throw new AppError('missing_instance_header');
     if (!(await this.auth.mayUseInstance(principal, instanceId))) throw new AppError('unauthorized');
     request.scope = Object.freeze<InstanceScope>({
       customerId: principal.customerId,
       instanceId,
-      via: principal.kind === 'instance' ? 'instance_key' : 'customer_key',
+      via: principal.kind === 'instance' ? 'instance_key' : viaSession ? 'dashboard_session' : 'customer_key',
     });
+    return true;
+  }
+}
+
+/** Dashboard-only routes (`/auth/session`, sign-out): a session cookie, never a key. */
+@Injectable()
+export class DashboardSessionGuard implements CanActivate {
+  constructor(private readonly auth: Authenticator) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<ScopedRequest>();
+    const session = await this.auth.authenticateSession(request);
+    request.scope = Object.freeze<CustomerScope>({ customerId: session.record.customerId });
     return true;
   }
 }

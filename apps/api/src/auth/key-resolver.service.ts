@@ -65,6 +65,11 @@ export class KeyResolver implements OnModuleInit {
     }
   }
 
+  /** Runs on every replica with the hash of each key rotated, regenerated or revoked anywhere. */
+  onKeyRevoked(listener: (keyHash: string) => void): void {
+    this.bus.subscribe(KEY_TOPIC, listener);
+  }
+
   async forgetInstance(instanceId: string): Promise<void> {
     this.owners.delete(instanceId);
     await this.bus.publish(INSTANCE_TOPIC, instanceId);

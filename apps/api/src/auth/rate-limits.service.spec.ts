@@ -26,6 +26,7 @@ function limitsWith(requests: number): { limits: RateLimits; redis: FakeRedis } 
   const config = {
     rateLimit: { requests, windowSeconds: 60 },
     authFailureLimit: { limit: 5, windowSeconds: 60, blockSeconds: 60 },
+    dashboard: { signInFailureLimit: 5, signInFailureWindowSeconds: 60 },
   } as AppConfig;
   const service = { client: redis, key: (...parts: string[]) => parts.join(':') } as unknown as RedisService;
   return { limits: new RateLimits(config, service), redis };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import { APP_CONFIG, type AppConfig } from '@app/config';
@@ -21,6 +22,7 @@ interface Waiter {
 export class RateLimits {
   private readonly perKey: RateLimiterRedis;
   private readonly authFailures: RateLimiterRedis;
+  private readonly signInFailures: RateLimiterRedis;
   private readonly clearUntil = new Map<string, number>();
   private readonly addressChecks = new Map<string, Promise<RateLimiterRes | null>>();
   private readonly pendingConsumes = new Map<string, Waiter[]>();
@@ -46,6 +48,14 @@ export class RateLimits {
       duration: authFailureLimit.windowSeconds,
       blockDuration: authFailureLimit.blockSeconds,
       insuranceLimiter: new RateLimiterMemory({ points: authFailureLimit.limit, duration: authFailureLimit.windowSeconds }),
+    });
+    const { signInFailureLimit, signInFailureWindowSeconds } = config.dashboard;
+    this.signInFailures = new RateLimiterRedis({
+      storeClient: redis.client,
+      keyPrefix: redis.key('rl', 'signin'),
+      points: signInFailureLimit,
+      duration: signInFailureWindowSeconds,
+      insuranceLimiter: new RateLimiterMemory({ points: signInFailureLimit, duration: signInFailureWindowSeconds }),
     });
   }
 
@@ -117,4 +127,27 @@ export class RateLimits {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
     });
   }
+
+  /**
+   * Dashboard sign-in: 429 while the address is blocked (failed authentications of any kind) or the email address has
+   * used up its failed sign-ins for the window. Checked before the password is, so a blocked guess costs no hashing.
+   */
+  async assertSignInAllowed(address: string, email: string): Promise<void> {
+    await this.assertAddressNotBlocked(address);
+    const state = await this.signInFailures.get(emailKey(email)).catch(() => null);
+    if (state && state.consumedPoints >= this.config.dashboard.signInFailureLimit) throw rateLimited(state.msBeforeNext);
+  }
+
+  /** A wrong password counts against the address (like any failed authentication) and against the email address. */
+  async recordSignInFailure(address: string, email: string): Promise<void> {
+    await this.recordAuthFailure(address);
+    await this.signInFailures.consume(emailKey(email)).catch((rejection: unknown) => {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    });
+  }
+}
+
+/** Email addresses are not kept in Redis as they are. */
+function emailKey(email: string): string {
+  return createHash('sha256').update(email, 'utf8').digest('hex');
 }

@@ -19,6 +19,7 @@ import {
 } from './dto/community-requests.dto';
 import {
   CommunityGroupCreatedDto,
+  CreatedCommunityDto,
   CommunityIdentityDto,
   CommunityInfoDto,
   CommunityPictureSetDto,
@@ -47,8 +48,8 @@ export class CommunitiesController {
   /** Creates a community owned by this account, with its announcement group and a default "General" group. */
   @Post()
   @RequiresConnection()
-  @ApiCreatedResponse({ type: CommunityInfoDto })
-  create(@CurrentScope() scope: InstanceScope, @Body() dto: CreateCommunityDto): Promise<CommunityInfoDto> {
+  @ApiCreatedResponse({ type: CreatedCommunityDto })
+  create(@CurrentScope() scope: InstanceScope, @Body() dto: CreateCommunityDto): Promise<CreatedCommunityDto> {
     return this.communities.create(scope, dto);
   }
 

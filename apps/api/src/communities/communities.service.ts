@@ -13,6 +13,7 @@ import type {
 } from './dto/community-requests.dto';
 import type {
   CommunityGroupCreatedDto,
+  CreatedCommunityDto,
   CommunityIdentityDto,
   CommunityInfoDto,
   CommunityPictureSetDto,
@@ -28,12 +29,13 @@ const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 export class CommunitiesService {
   constructor(private readonly commands: CommandClient) {}
 
-  create(scope: InstanceScope, dto: CreateCommunityDto): Promise<CommunityInfoDto> {
-    return this.commands.perform(scope.instanceId, 'communities.create', {
+  async create(scope: InstanceScope, dto: CreateCommunityDto): Promise<CreatedCommunityDto> {
+    const community = await this.commands.perform(scope.instanceId, 'communities.create', {
       name: dto.name,
       participants: users(dto.participants ?? [], 'participants'),
       approvalMode: dto.approvalMode ?? 'off',
     });
+    return { id: community.communityId, ...community };
   }
 
   list(scope: InstanceScope): Promise<CommunityInfoDto[]> {

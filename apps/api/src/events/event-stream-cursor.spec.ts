@@ -212,6 +212,16 @@ describe('EventStreamCursor', () => {
     expect(out.ids()).toEqual([2, 3]);
   });
 
+  it('announces events pruned under it as an event: gap before going on (sequences are contiguous, so a jump is a loss)', async () => {
+    const log = new FakeLog();
+    log.append(1, 2, 6, 7);
+    const out = recorder();
+    const cursor = new EventStreamCursor(1n, log.read, out.write, 10, noErrors);
+    await cursor.wake();
+    expect(out.frames[1]).toBe('id: 5\nevent: gap\ndata: {"firstMissing":3,"oldestKept":6}\n\n');
+    expect(out.ids()).toEqual([2, 5, 6, 7]);
+  });
+
   it('gives up on a full page that brings nothing new instead of spinning', async () => {
     const out = recorder();
     let reads = 0;

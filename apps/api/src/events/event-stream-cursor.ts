@@ -11,6 +11,15 @@ export function eventFrame(event: StoredEvent): string {
   return `id: ${event.seq}\ndata: ${JSON.stringify(event.envelope)}\n\n`;
 }
 
+/**
+ * Events were lost between what the client has and what follows: those from `firstMissing` to `oldestKept - 1` were
+ * pruned. Its `id:` is the last lost sequence, so an EventSource that reconnects right after does not hear of it again.
+ */
+export function gapFrame(firstMissing: bigint, oldestKept: bigint): string {
+  const data = JSON.stringify({ firstMissing: Number(firstMissing), oldestKept: Number(oldestKept) });
+  return `id: ${oldestKept - 1n}\nevent: gap\ndata: ${data}\n\n`;
+}
+
 /** Up to `limit` events of the log with a sequence number above `afterSeq`, in sequence order. */
 export type PageReader = (afterSeq: bigint, limit: number) => Promise<StoredEvent[]>;
 
@@ -89,6 +98,11 @@ export class EventStreamCursor {
         if (this.stopped) return;
         // The reader promises seq > afterSeq; never trust it with the ordering invariant.
         if (event.seq <= this.lastSent) continue;
+        // Sequences are contiguous and only pruning removes events: a jump means the client lost some. Say so.
+        if (event.seq > this.lastSent + 1n && !(await this.write(gapFrame(this.lastSent + 1n, event.seq)))) {
+          this.stop();
+          return;
+        }
         const accepted = this.write(eventFrame(event));
         this.lastSent = event.seq;
         if (!(await accepted)) {

@@ -1,12 +1,13 @@
 import type { ServerResponse } from 'node:http';
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, eventsChannel, parseEventAnnouncement, type InstanceScope } from '@app/contracts';
-import { EventLogRepository, EventStreamRepository } from '@app/database';
-import { RedisService } from '@app/redis';
+import { CredentialRepository, EventLogRepository, EventStreamRepository } from '@app/database';
+import { InvalidationBus, RedisService } from '@app/redis';
+import { KeyResolver } from '../auth/key-resolver.service';
 import { TenantLimits } from '../limits/tenant-limits.service';
-import { EventStreamCursor, KEEP_ALIVE_FRAME } from './event-stream-cursor';
+import { EventStreamCursor, KEEP_ALIVE_FRAME, gapFrame } from './event-stream-cursor';
 import { EVENT_STREAM_OPTIONS, type EventStreamOptions } from './event-stream.options';
 import { STREAM_SLOT_TTL_MS, StreamSlots, type StreamSlot } from './stream-slots';
 
@@ -18,6 +19,8 @@ export interface StreamStart {
 
 interface OpenStream {
   readonly scope: InstanceScope;
+  /** The hash of the API key that opened the stream: the stream lives only as long as that key. */
+  readonly keyHash: string;
   readonly cursor: EventStreamCursor;
   readonly close: () => void;
 }
@@ -32,9 +35,10 @@ const UNCOUNTED_SLOT: StreamSlot = { renew: () => Promise.resolve(), release: ()
  * pub/sub drops messages while a connection is down. Wake-ups carry no events: streams read the log itself.
  */
 @Injectable()
-export class EventStreamsService implements OnModuleDestroy {
+export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(EventStreamsService.name);
   private readonly byInstance = new Map<string, Set<OpenStream>>();
+  private readonly byKey = new Map<string, Set<OpenStream>>();
   private subscriber: Redis | undefined;
   private closing = false;
 
@@ -46,7 +50,15 @@ export class EventStreamsService implements OnModuleDestroy {
     private readonly positions: EventStreamRepository,
     private readonly slots: StreamSlots,
     private readonly limits: TenantLimits,
+    private readonly keys: KeyResolver,
+    private readonly bus: InvalidationBus,
+    private readonly credentials: CredentialRepository,
   ) {}
+
+  /** Rotating, regenerating or revoking a key ends the streams it opened, on every replica (the revocation is published). */
+  onModuleInit(): void {
+    this.keys.onKeyRevoked((keyHash) => this.closeOpenedWith(keyHash));
+  }
 
   /** Number of open streams in this process. */
   get size(): number {
@@ -56,10 +68,17 @@ export class EventStreamsService implements OnModuleDestroy {
   }
 
   /** Answers with the stream: errors found before the first byte are ordinary JSON errors; afterwards only events flow. */
-  async open(scope: InstanceScope, start: StreamStart, response: ServerResponse): Promise<void> {
+  async open(scope: InstanceScope, keyHash: string, start: StreamStart, response: ServerResponse): Promise<void> {
     const requested = resumePoint(start);
-    const startAfter = requested ?? (await this.positions.lastSeq(scope));
-    if (startAfter === null) throw new AppError('unauthorized');
+    const retained = await this.positions.retained(scope);
+    if (retained === null) throw new AppError('unauthorized');
+    let startAfter = requested ?? retained.lastSeq;
+    let gap: string | undefined;
+    // Events after the cursor were pruned: say so first, then go on from the oldest kept. 0 means "all that is kept".
+    if (startAfter + 1n < retained.oldestKept) {
+      if (startAfter > 0n) gap = gapFrame(startAfter + 1n, retained.oldestKept);
+      startAfter = retained.oldestKept - 1n;
+    }
     if (response.destroyed) return;
     const slot = await this.claimSlot(scope);
     if (response.destroyed) {
@@ -77,11 +96,17 @@ export class EventStreamsService implements OnModuleDestroy {
     this.ensureSubscribed();
     response.socket?.setNoDelay(true);
     response.flushHeaders();
-    const stream = this.attach(scope, startAfter, response, slot);
+    if (gap) response.write(gap);
+    const stream = this.attach(scope, keyHash, startAfter, response, slot);
     void stream.cursor.wake();
   }
 
   onModuleDestroy(): void {
+    this.closeAll();
+  }
+
+  /** Shutdown: ends every open stream (clients reconnect elsewhere with Last-Event-ID) and opens no more. */
+  closeAll(): void {
     this.closing = true;
     for (const streams of [...this.byInstance.values()]) for (const stream of [...streams]) stream.close();
   }
@@ -104,7 +129,11 @@ export class EventStreamsService implements OnModuleDestroy {
     );
   }
 
-  private attach(scope: InstanceScope, startAfter: bigint, response: ServerResponse, slot: StreamSlot): OpenStream {
+  private closeOpenedWith(keyHash: string): void {
+    for (const stream of [...(this.byKey.get(keyHash) ?? [])]) stream.close();
+  }
+
+  private attach(scope: InstanceScope, keyHash: string, startAfter: bigint, response: ServerResponse, slot: StreamSlot): OpenStream {
     const cursor = new EventStreamCursor(
       startAfter,
       (afterSeq, limit) => this.log.list(scope.instanceId, afterSeq, limit),
@@ -125,6 +154,7 @@ export class EventStreamsService implements OnModuleDestroy {
     ).unref();
     const stream: OpenStream = {
       scope,
+      keyHash,
       cursor,
       close: () => {
         if (cursor.isStopped) return;
@@ -141,6 +171,9 @@ export class EventStreamsService implements OnModuleDestroy {
     let streams = this.byInstance.get(scope.instanceId);
     if (!streams) this.byInstance.set(scope.instanceId, (streams = new Set()));
     streams.add(stream);
+    let sameKey = this.byKey.get(keyHash);
+    if (!sameKey) this.byKey.set(keyHash, (sameKey = new Set()));
+    sameKey.add(stream);
     response.once('close', stream.close);
     return stream;
   }
@@ -149,6 +182,9 @@ export class EventStreamsService implements OnModuleDestroy {
     const streams = this.byInstance.get(stream.scope.instanceId);
     streams?.delete(stream);
     if (streams?.size === 0) this.byInstance.delete(stream.scope.instanceId);
+    const sameKey = this.byKey.get(stream.keyHash);
+    sameKey?.delete(stream);
+    if (sameKey?.size === 0) this.byKey.delete(stream.keyHash);
   }
 
   /** The fallback: asks for the instance's latest sequence number, reads only when it moved, and ends the stream once the instance is gone. */
@@ -161,7 +197,17 @@ export class EventStreamsService implements OnModuleDestroy {
       return;
     }
     if (last === null) stream.close();
+    else if (!this.bus.isLive && !(await this.keyStillValid(stream))) stream.close();
     else await stream.cursor.wake(last);
+  }
+
+  /** Only while revocations may be missed (the invalidation channel is down): ask the database whether the key still exists. */
+  private async keyStillValid(stream: OpenStream): Promise<boolean> {
+    try {
+      return (await this.credentials.principalForKeyHash(stream.keyHash)) !== null;
+    } catch {
+      return true;
+    }
   }
 
   private ensureSubscribed(): void {

@@ -1,8 +1,10 @@
-import type { ServerResponse } from 'node:http';
-import { Controller, Get, Headers, Query, Res } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Controller, Get, Headers, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { InstanceScope } from '@app/contracts';
+import { hashApiKey } from '@app/security';
 import { InstanceAuth } from '../auth/auth.decorators';
+import { ApiErrors } from '../common/api-errors.decorator';
 import { CurrentScope } from '../auth/scope';
 import { EventPageDto, EventPageQueryDto, EventStreamQueryDto } from './dto/events.dto';
 import { EventStreamsService } from './event-streams.service';
@@ -31,9 +33,13 @@ export class EventsController {
     summary: 'Pages the event log',
     description:
       'Events with a sequence number above `after`, oldest first, at most `limit` of them. Pass `nextAfter` as the ' +
-      `next \`after\` to continue; an empty \`items\` means you are up to date. ${PULL_MODE_NOTE}`,
+      'next `after` to continue; an empty `items` means you are up to date. A cursor whose next events were ' +
+      'already pruned is answered `410` naming the oldest sequence still available. With `order=desc` the newest ' +
+      "come first (a log viewer's latest events); pass `nextBefore` as `before` for the next older page. " +
+      PULL_MODE_NOTE,
   })
   @ApiOkResponse({ type: EventPageDto })
+  @ApiErrors(400, 410)
   list(@CurrentScope() scope: InstanceScope, @Query() query: EventPageQueryDto): Promise<EventPageDto> {
     return this.events.page(scope, query);
   }
@@ -48,9 +54,13 @@ export class EventsController {
       'header (which EventSource clients send by themselves when they reconnect), else after `?after=`, else with the ' +
       'next new event. To miss nothing across disconnects, resume with the last `id` received, or open the first ' +
       'stream with `after` taken from `GET /events` (`nextAfter`). Authentication and validation errors are ordinary ' +
-      'JSON error responses sent before the stream starts. An instance may have a limited number of streams open at ' +
-      "once over all clients (`MAX_STREAMS_PER_INSTANCE`, default 10, or the operator's override for the customer); " +
-      `one more is \`429\`. ${PULL_MODE_NOTE}`,
+      'JSON error responses sent before the stream starts. If events after the requested point were already pruned (older ' +
+      'than the retention time), the stream opens with one `event: gap` message, `data: {"firstMissing":<seq>,"oldestKept":<seq>}` ' +
+      'and `id:` the last lost sequence, then continues from the oldest event kept. The stream lives only as long as the key ' +
+      'that opened it: rotating, regenerating or revoking that key ends it (on every replica, within a second), and a ' +
+      'reconnect with the old key is answered 401. An instance may have a limited number of streams open at once over all ' +
+      "clients (`MAX_STREAMS_PER_INSTANCE`, default 10, or the operator's override for the customer); one more is `429`. " +
+      PULL_MODE_NOTE,
   })
   @ApiHeader({
     name: 'Last-Event-ID',
@@ -66,8 +76,19 @@ export class EventsController {
     @CurrentScope() scope: InstanceScope,
     @Query() query: EventStreamQueryDto,
     @Headers('last-event-id') lastEventId: string | undefined,
+    @Req() request: IncomingMessage,
     @Res() response: ServerResponse,
   ): Promise<void> {
-    return this.streams.open(scope, { lastEventId, after: query.after }, response);
+    return this.streams.open(scope, openingKeyHash(request), { lastEventId, after: query.after }, response);
   }
+}
+
+/**
+ * The guard has already accepted this key; its hash ties the stream to it, so revoking the key ends the stream. A
+ * stream opened with a dashboard session is tied to that session's id instead.
+ */
+function openingKeyHash(request: IncomingMessage & { dashboardSession?: { record: { id: string } } }): string {
+  if (request.dashboardSession) return request.dashboardSession.record.id;
+  const key = request.headers['x-api-key'];
+  return hashApiKey((typeof key === 'string' ? key : '').trim());
 }

@@ -19,7 +19,7 @@ import {
   UpdateJoinRequestsDto,
   UpdateParticipantsDto,
 } from './dto/group-requests.dto';
-import { GroupInfoDto, GroupPictureDto, InviteLinkDto, JoinRequestDto } from './dto/group.dto';
+import { CreatedGroupDto, GroupInfoDto, GroupPictureDto, InviteLinkDto, JoinRequestDto } from './dto/group.dto';
 import { GroupsService } from './groups.service';
 
 /**
@@ -43,9 +43,9 @@ export class GroupsController {
   /** Creates a group with this account as its creator (superadmin) and the given people as members. */
   @Post()
   @RequiresConnection()
-  @ApiCreatedResponse({ type: GroupInfoDto })
+  @ApiCreatedResponse({ type: CreatedGroupDto })
   @ApiErrors(400)
-  create(@CurrentScope() scope: InstanceScope, @Body() dto: CreateGroupDto): Promise<GroupInfoDto> {
+  create(@CurrentScope() scope: InstanceScope, @Body() dto: CreateGroupDto): Promise<CreatedGroupDto> {
     return this.groups.create(scope, dto);
   }
 

@@ -13,7 +13,7 @@ import type {
   UpdateJoinRequestsDto,
   UpdateParticipantsDto,
 } from './dto/group-requests.dto';
-import type { GroupInfoDto, GroupPictureDto, InviteLinkDto, JoinRequestDto } from './dto/group.dto';
+import type { CreatedGroupDto, GroupInfoDto, GroupPictureDto, InviteLinkDto, JoinRequestDto } from './dto/group.dto';
 
 const INVITE_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
@@ -27,9 +27,10 @@ export class GroupsService {
     return (await this.commands.perform(scope.instanceId, 'groups.list', {})).map(groupBody);
   }
 
-  async create(scope: InstanceScope, dto: CreateGroupDto): Promise<GroupInfoDto> {
+  async create(scope: InstanceScope, dto: CreateGroupDto): Promise<CreatedGroupDto> {
     const participants = users(dto.participants);
-    return groupBody(await this.commands.perform(scope.instanceId, 'groups.create', { name: dto.name, participants }));
+    const group = groupBody(await this.commands.perform(scope.instanceId, 'groups.create', { name: dto.name, participants }));
+    return { id: group.groupId, ...group };
   }
 
   async get(scope: InstanceScope, groupId: string): Promise<GroupInfoDto> {

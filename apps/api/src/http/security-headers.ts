@@ -1,5 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
+import { DASHBOARD_PATH, DASHBOARD_SECURITY_POLICY } from '../dashboard/dashboard-static';
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
 
@@ -44,7 +45,11 @@ export interface PathPolicy {
  * front end served by the API (e.g. a dashboard under `/dashboard`) adds its own entry with the CSP it needs; every
  * policy keeps helmet's other headers (`X-Content-Type-Options: nosniff`, HSTS, Referrer-Policy, ...).
  */
-export const SECURITY_HEADER_POLICIES: readonly PathPolicy[] = [{ prefix: '/docs', options: DOCS_POLICY, cacheable: true }];
+export const SECURITY_HEADER_POLICIES: readonly PathPolicy[] = [
+  { prefix: '/docs', options: DOCS_POLICY, cacheable: true },
+  // The web app sets its own Cache-Control: hashed assets are immutable, index.html is revalidated.
+  { prefix: DASHBOARD_PATH, options: DASHBOARD_SECURITY_POLICY, cacheable: true },
+];
 
 function matches(path: string, prefix: string): boolean {
   return path === prefix || path.startsWith(`${prefix}/`) || path.startsWith(`${prefix}-`);

@@ -44,6 +44,33 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
     this.invalidations.stop();
   }
 
+  /** Whether status changes are being pushed to this process (else `onChange` may miss some). */
+  get isLive(): boolean {
+    return this.invalidations.isLive;
+  }
+
+  /**
+   * Runs with the ids of instances whose live status was just written or deleted by anyone (a worker, another
+   * replica); null when any may have changed (pushes lost, or tracking re-established).
+   */
+  onChange(listener: (instanceIds: string[] | null) => void): void {
+    const prefix = liveStatusKeyPrefix(this.config.queuePrefix);
+    this.invalidations.onInvalidate((keys) => {
+      if (keys === null) return listener(null);
+      const ids = keys
+        .filter((key) => key.startsWith(prefix) && key.endsWith(':status'))
+        .map((key) => key.slice(prefix.length, -':status'.length));
+      if (ids.length > 0) listener(ids);
+    });
+  }
+
+  /** The live copies of several instances at once (missing ones: null). */
+  async readMany(instanceIds: string[]): Promise<(LiveStatus | null)[]> {
+    if (instanceIds.length === 0) return [];
+    const values = await this.redis.client.mget(instanceIds.map((id) => liveStatusKey(this.config.queuePrefix, id)));
+    return values.map((value) => (value ? (JSON.parse(value) as LiveStatus) : null));
+  }
+
   async read(scope: InstanceScope): Promise<LiveStatus> {
     const key = liveStatusKey(this.config.queuePrefix, scope.instanceId);
     if (this.invalidations.isLive) {

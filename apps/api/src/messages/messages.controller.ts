@@ -1,10 +1,11 @@
-import { Body, Controller, Headers, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { InstanceScope } from '@app/contracts';
 import { InstanceAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { CreatedIdDto } from '../common/created-id.dto';
+import { OptionalHeader, type OptionalHeaderDoc } from '../common/optional-header.decorator';
 import { RequiresConnection } from '../instance-state/connected-instance.guard';
 import {
   DeleteMessageDto,
@@ -25,9 +26,8 @@ import { SendTextDto } from './dto/send-text.dto';
 import { MediaSends } from './media-sends.service';
 import { MessageSends } from './message-sends.service';
 
-const IDEMPOTENCY_HEADER = {
+const IDEMPOTENCY_HEADER: OptionalHeaderDoc = {
   name: 'Idempotency-Key',
-  required: false,
   description: 'Repeat a request safely: the same key and body return the same id and send once; the same key with another body is 422.',
 };
 
@@ -40,7 +40,6 @@ const BETA =
  */
 @ApiTags('Messages')
 @InstanceAuth()
-@ApiHeader(IDEMPOTENCY_HEADER)
 @ApiErrors(422)
 @Controller('messages')
 export class MessagesController {
@@ -53,27 +52,41 @@ export class MessagesController {
   @Post('text')
   @RequiresConnection()
   @ApiCreatedResponse({ type: CreatedIdDto })
-  text(@CurrentScope() scope: InstanceScope, @Body() dto: SendTextDto, @Headers('idempotency-key') key?: string): Promise<CreatedIdDto> {
+  text(
+    @CurrentScope() scope: InstanceScope,
+    @Body() dto: SendTextDto,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
+  ): Promise<CreatedIdDto> {
     return this.sends.text(scope, dto, key);
   }
 
-  /** Sends up to three buttons (reply, url, copy, call). Reply taps come back as `button_reply` message events. */
   @Post('buttons')
+  @ApiOperation({
+    summary: 'Sends up to three buttons (beta)',
+    description: `Sends up to three buttons (reply, url, copy, call). Reply taps come back as \`button_reply\` message events. ${BETA}`,
+  })
   @RequiresConnection({ whenUnpaired: 409 })
   @ApiCreatedResponse({ type: CreatedIdDto, description: BETA })
   buttons(
     @CurrentScope() scope: InstanceScope,
     @Body() dto: SendButtonsDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
     return this.sends.buttons(scope, dto, key);
   }
 
-  /** Sends a list (up to 10 rows in 1-10 sections) behind one button. Choices come back as `list_reply` message events. */
   @Post('list')
+  @ApiOperation({
+    summary: 'Sends a list behind one button (beta)',
+    description: `Sends a list (up to 10 rows in 1-10 sections) behind one button. Choices come back as \`list_reply\` message events. ${BETA}`,
+  })
   @RequiresConnection({ whenUnpaired: 409 })
   @ApiCreatedResponse({ type: CreatedIdDto, description: BETA })
-  list(@CurrentScope() scope: InstanceScope, @Body() dto: SendListDto, @Headers('idempotency-key') key?: string): Promise<CreatedIdDto> {
+  list(
+    @CurrentScope() scope: InstanceScope,
+    @Body() dto: SendListDto,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
+  ): Promise<CreatedIdDto> {
     return this.sends.list(scope, dto, key);
   }
 
@@ -82,7 +95,11 @@ export class MessagesController {
   @RequiresConnection()
   @ApiCreatedResponse({ type: CreatedIdDto })
   @ApiErrors(413)
-  image(@CurrentScope() scope: InstanceScope, @Body() dto: SendImageDto, @Headers('idempotency-key') key?: string): Promise<CreatedIdDto> {
+  image(
+    @CurrentScope() scope: InstanceScope,
+    @Body() dto: SendImageDto,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
+  ): Promise<CreatedIdDto> {
     return this.media.send(scope, 'image', dto, key);
   }
 
@@ -91,7 +108,11 @@ export class MessagesController {
   @RequiresConnection()
   @ApiCreatedResponse({ type: CreatedIdDto })
   @ApiErrors(413)
-  video(@CurrentScope() scope: InstanceScope, @Body() dto: SendVideoDto, @Headers('idempotency-key') key?: string): Promise<CreatedIdDto> {
+  video(
+    @CurrentScope() scope: InstanceScope,
+    @Body() dto: SendVideoDto,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
+  ): Promise<CreatedIdDto> {
     return this.media.send(scope, 'video', dto, key);
   }
 
@@ -100,7 +121,11 @@ export class MessagesController {
   @RequiresConnection()
   @ApiCreatedResponse({ type: CreatedIdDto })
   @ApiErrors(413)
-  audio(@CurrentScope() scope: InstanceScope, @Body() dto: SendAudioDto, @Headers('idempotency-key') key?: string): Promise<CreatedIdDto> {
+  audio(
+    @CurrentScope() scope: InstanceScope,
+    @Body() dto: SendAudioDto,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
+  ): Promise<CreatedIdDto> {
     return this.media.send(scope, 'audio', dto, key);
   }
 
@@ -109,7 +134,11 @@ export class MessagesController {
   @RequiresConnection()
   @ApiCreatedResponse({ type: CreatedIdDto })
   @ApiErrors(413)
-  voice(@CurrentScope() scope: InstanceScope, @Body() dto: SendVoiceDto, @Headers('idempotency-key') key?: string): Promise<CreatedIdDto> {
+  voice(
+    @CurrentScope() scope: InstanceScope,
+    @Body() dto: SendVoiceDto,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
+  ): Promise<CreatedIdDto> {
     return this.media.send(scope, 'voice', dto, key);
   }
 
@@ -121,7 +150,7 @@ export class MessagesController {
   document(
     @CurrentScope() scope: InstanceScope,
     @Body() dto: SendDocumentDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
     return this.media.send(scope, 'document', dto, key);
   }
@@ -134,7 +163,7 @@ export class MessagesController {
   sticker(
     @CurrentScope() scope: InstanceScope,
     @Body() dto: SendStickerDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
     return this.media.send(scope, 'sticker', dto, key);
   }
@@ -146,7 +175,7 @@ export class MessagesController {
   contact(
     @CurrentScope() scope: InstanceScope,
     @Body() dto: SendContactDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
     return this.sends.contact(scope, dto, key);
   }
@@ -158,7 +187,7 @@ export class MessagesController {
   location(
     @CurrentScope() scope: InstanceScope,
     @Body() dto: SendLocationDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
     return this.sends.location(scope, dto, key);
   }
@@ -167,7 +196,11 @@ export class MessagesController {
   @Post('link')
   @RequiresConnection()
   @ApiCreatedResponse({ type: CreatedIdDto })
-  link(@CurrentScope() scope: InstanceScope, @Body() dto: SendLinkDto, @Headers('idempotency-key') key?: string): Promise<CreatedIdDto> {
+  link(
+    @CurrentScope() scope: InstanceScope,
+    @Body() dto: SendLinkDto,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
+  ): Promise<CreatedIdDto> {
     return this.sends.link(scope, dto, key);
   }
 
@@ -181,7 +214,7 @@ export class MessagesController {
     @CurrentScope() scope: InstanceScope,
     @Param('messageId') messageId: string,
     @Body() dto: EditMessageDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
     return this.sends.edit(scope, messageId, dto, key);
   }
@@ -196,7 +229,7 @@ export class MessagesController {
     @CurrentScope() scope: InstanceScope,
     @Param('messageId') messageId: string,
     @Body() dto: DeleteMessageDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<void> {
     await this.sends.delete(scope, messageId, dto, key);
   }
@@ -210,7 +243,7 @@ export class MessagesController {
     @CurrentScope() scope: InstanceScope,
     @Param('messageId') messageId: string,
     @Body() dto: SendReactionDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
     return this.sends.reaction(scope, messageId, dto, key);
   }
@@ -224,7 +257,7 @@ export class MessagesController {
     @CurrentScope() scope: InstanceScope,
     @Param('messageId') messageId: string,
     @Body() dto: DeleteMessageForMeDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<void> {
     await this.sends.deleteForMe(scope, messageId, dto, key);
   }
@@ -238,7 +271,7 @@ export class MessagesController {
     @CurrentScope() scope: InstanceScope,
     @Param('messageId') messageId: string,
     @Body() dto: MarkAsReadDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<void> {
     await this.sends.read(scope, messageId, dto, key);
   }
@@ -252,7 +285,7 @@ export class MessagesController {
     @CurrentScope() scope: InstanceScope,
     @Param('messageId') messageId: string,
     @Body() dto: StarMessageDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<void> {
     await this.sends.star(scope, messageId, dto, key);
   }
@@ -266,7 +299,7 @@ export class MessagesController {
     @CurrentScope() scope: InstanceScope,
     @Param('messageId') messageId: string,
     @Body() dto: PinMessageDto,
-    @Headers('idempotency-key') key?: string,
+    @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<void> {
     await this.sends.pin(scope, messageId, dto, key);
   }

@@ -5,7 +5,7 @@ import { InstanceAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { RequiresConnection } from '../instance-state/connected-instance.guard';
-import { PairCodeDto, QrCodeDto, SessionStatusDto } from './dto/session.dto';
+import { HistoryFlushStartedDto, PairCodeDto, QrCodeDto, SessionStatusDto } from './dto/session.dto';
 import { SessionService } from './session.service';
 
 /** Pairing and the link to the network. */
@@ -63,8 +63,8 @@ export class SessionController {
   @Post('flush-history')
   @HttpCode(202)
   @RequiresConnection()
-  @ApiAcceptedResponse({ description: 'history delivery started' })
-  flushHistory(@CurrentScope() scope: InstanceScope): Promise<void> {
+  @ApiAcceptedResponse({ description: 'history delivery started', type: HistoryFlushStartedDto })
+  flushHistory(@CurrentScope() scope: InstanceScope): Promise<HistoryFlushStartedDto> {
     return this.session.flushHistory(scope);
   }
 }

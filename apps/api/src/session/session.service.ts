@@ -3,7 +3,7 @@ import { toBuffer } from 'qrcode';
 import { AppError, isPaired, type InstanceScope } from '@app/contracts';
 import { CommandClient } from '@app/redis';
 import { LiveStatusReader } from '../instance-state/live-status.reader';
-import type { PairCodeDto, QrCodeDto, SessionStatusDto } from './dto/session.dto';
+import type { HistoryFlushStartedDto, PairCodeDto, QrCodeDto, SessionStatusDto } from './dto/session.dto';
 
 const PHONE = /^\+?[1-9]\d{6,14}$/;
 
@@ -41,8 +41,9 @@ export class SessionService {
     await this.commands.request(scope.instanceId, 'session.logout', {});
   }
 
-  async flushHistory(scope: InstanceScope): Promise<void> {
+  async flushHistory(scope: InstanceScope): Promise<HistoryFlushStartedDto> {
     await this.commands.request(scope.instanceId, 'session.flushHistory', {});
+    return { status: 'ok' };
   }
 
   async restart(scope: InstanceScope): Promise<void> {

@@ -4,6 +4,7 @@ import { CommandClient } from '@app/redis';
 import { PHONE_RULE, phoneDigits } from '../common/phone-param.pipe';
 import type { BulkCheckDto, SetPresenceDto, SetPrivacyDto, UpdateProfileDto } from './dto/users.dto';
 import type { BulkCheckResultDto, PrivacySettingsDto, UserCheckDto, UserInfoDto, UserMeInfoDto } from './dto/user-info.dto';
+import { privacySettingNamed } from './privacy-names';
 import { ownProfileBody, privacyBody, userProfileBody } from './user-bodies';
 
 /** The account's own profile, presence and privacy, and what the network says about other numbers. */
@@ -34,9 +35,11 @@ export class UsersService {
   }
 
   async setPrivacy(scope: InstanceScope, dto: SetPrivacyDto): Promise<PrivacySettingsDto> {
-    const allowed = PRIVACY_VALUES[dto.setting];
+    // The DTO admits only names that resolve.
+    const setting = privacySettingNamed(dto.setting)!;
+    const allowed = PRIVACY_VALUES[setting];
     if (!allowed.includes(dto.value)) throw AppError.validation(`value for ${dto.setting} must be one of ${allowed.join(', ')}`);
-    return privacyBody(await this.commands.perform(scope.instanceId, 'users.setPrivacy', { setting: dto.setting, value: dto.value }));
+    return privacyBody(await this.commands.perform(scope.instanceId, 'users.setPrivacy', { setting, value: dto.value }));
   }
 
   async check(scope: InstanceScope, dto: BulkCheckDto): Promise<BulkCheckResultDto[]> {

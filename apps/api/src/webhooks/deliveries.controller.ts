@@ -1,11 +1,11 @@
-import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { InstanceScope } from '@app/contracts';
 import { InstanceAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { DeliveriesService } from './deliveries.service';
-import { DeliveryReportDto, RedeliveryDto } from './dto/delivery-report.dto';
+import { BulkRedeliveryDto, BulkRedeliveryRequestDto, DeliveryReportDto, RedeliveryDto } from './dto/delivery-report.dto';
 
 /** Webhook deliveries of the instance's events: every attempt, and delivering an event again. */
 @ApiTags('Events')
@@ -13,6 +13,21 @@ import { DeliveryReportDto, RedeliveryDto } from './dto/delivery-report.dto';
 @Controller('events')
 export class DeliveriesController {
   constructor(private readonly deliveries: DeliveriesService) {}
+
+  @Post('redeliver')
+  @HttpCode(202)
+  @ApiOperation({
+    summary: 'Delivers every failed (or pending) delivery since a time again',
+    description:
+      'Bulk recovery after an outage of your receiver: each delivery of this instance in `state` (`failed`: its retries ran ' +
+      'out; `pending`: waiting for its next attempt) whose event was received at or after `since` is due at once, oldest ' +
+      'event first, with its retry schedule restarted and the same `webhook-id`. Answers with how many were restarted.',
+  })
+  @ApiAcceptedResponse({ type: BulkRedeliveryDto })
+  @ApiErrors(400, 409)
+  redeliverSince(@CurrentScope() scope: InstanceScope, @Body() body: BulkRedeliveryRequestDto): Promise<BulkRedeliveryDto> {
+    return this.deliveries.redeliverSince(scope, body);
+  }
 
   /** The event's webhook delivery: its state and every attempt with the receiver's answer. */
   @Get(':eventId/deliveries')

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type InstanceScope } from '@app/contracts';
 import { WebhookDeliveryRepository } from '@app/database';
 import { WebhookQueue } from '@app/redis';
-import type { DeliveryReportDto, RedeliveryDto } from './dto/delivery-report.dto';
+import type { BulkRedeliveryDto, BulkRedeliveryRequestDto, DeliveryReportDto, RedeliveryDto } from './dto/delivery-report.dto';
 
 const EVENT_ID = /^evt_\d{1,16}_[0-9a-f]{16}$/;
 
@@ -33,5 +33,14 @@ export class DeliveriesService {
     if (attempts === null) throw new AppError('not_found');
     await this.queue.runNow(eventId, attempts);
     return { eventId, state: 'pending' };
+  }
+
+  /** Bulk recovery: every failed (or pending) delivery since a time starts again, oldest event first. */
+  async redeliverSince(scope: InstanceScope, request: BulkRedeliveryRequestDto): Promise<BulkRedeliveryDto> {
+    const routing = await this.deliveries.routing(scope.instanceId);
+    if (!routing?.webhookUrl) throw new AppError('webhooks_off');
+    const restarted = await this.deliveries.redeliverSince(scope.instanceId, new Date(request.since), request.state);
+    await this.queue.runNowMany(restarted);
+    return { count: restarted.length };
   }
 }

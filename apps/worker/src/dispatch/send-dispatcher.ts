@@ -16,6 +16,12 @@ interface Drain {
   done: Promise<void>;
 }
 
+/** A send the network took whose outcome could not be written yet: it is recorded later, never sent again. */
+interface UnrecordedOutcome {
+  outcome: { status: 'sent' | 'failed'; error?: string };
+  events: NormalisedEvent[];
+}
+
 /**
  * Sends each instance's accepted messages in acceptance order, one instance never waiting on another.
  * PostgreSQL holds the queue; a job, the reconciler or a reconnect only "kicks" an instance's drain.
@@ -25,7 +31,12 @@ export class SendDispatcher {
   private readonly logger = new Logger(SendDispatcher.name);
   private readonly drains = new Map<string, Drain>();
   private readonly lastSendAt = new Map<string, number>();
+  /** By message id. Bounded by the sends that hit a database failure; each entry goes once its outcome is written. */
+  private readonly unrecorded = new Map<string, UnrecordedOutcome>();
   private holds: (shard: number) => boolean = () => false;
+  private stopping = false;
+  /** Wakes drains waiting out their pacing interval when the dispatcher stops. */
+  private readonly stopped = new AbortController();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -45,6 +56,7 @@ export class SendDispatcher {
 
   /** Makes sure the instance's pending messages get sent; resolves when the drain this kick joined has finished. */
   kick(instanceId: string): Promise<void> {
+    if (this.stopping) return Promise.resolve();
     const running = this.drains.get(instanceId);
     if (running) {
       running.again = true;
@@ -59,8 +71,16 @@ export class SendDispatcher {
     return drain.done;
   }
 
-  async idle(): Promise<void> {
-    await Promise.all([...this.drains.values()].map((drain) => drain.done));
+  /** Shutdown: no drain starts and none takes another message; the send in progress of each drain still finishes. */
+  stop(): void {
+    this.stopping = true;
+    this.stopped.abort();
+  }
+
+  /** Resolves when the drains running now (of one shard's instances, when given) have ended. */
+  async idle(shard?: number): Promise<void> {
+    const running = [...this.drains].filter(([instanceId]) => shard === undefined || shardOf(instanceId, this.config.shardCount) === shard);
+    await Promise.all(running.map(([, drain]) => drain.done));
   }
 
   private async drain(instanceId: string, state: Drain): Promise<void> {
@@ -70,10 +90,18 @@ export class SendDispatcher {
       state.again = false;
       const batch = await this.messages.pending(instanceId, BATCH);
       for (const message of batch) {
+        if (this.stopping) return;
+        const unrecorded = this.unrecorded.get(message.id);
+        if (unrecorded) {
+          await this.recordOutcome(instanceId, message.id, unrecorded.outcome, unrecorded.events);
+          this.unrecorded.delete(message.id);
+          continue;
+        }
+        await this.pace(instanceId, interval);
+        if (this.stopping) return;
         // Only the shard's current owner may send, and only over a live link; otherwise the rows wait.
         const session = this.holds(shard) ? this.sessions.connectedSession(instanceId) : undefined;
         if (!session) return;
-        await this.pace(instanceId, interval);
         const delivered = await this.sendOne(instanceId, message, async () => session.send(await this.media.resolve(message)));
         if (!delivered) return;
       }
@@ -92,18 +120,31 @@ export class SendDispatcher {
         return false;
       }
       const failed = normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'failed', error: error.message });
-      await this.recordOutcome(instanceId, message.id, { status: 'failed', error: error.message }, [failed]);
+      await this.recordOnce(instanceId, message.id, { outcome: { status: 'failed', error: error.message }, events: [failed] });
       await this.media.release(message);
       return true;
     }
     const events: NormalisedEvent[] = [normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'sent' })];
     if (sent.ownMessage) events.push(sent.ownMessage);
-    await this.recordOutcome(instanceId, message.id, { status: 'sent' }, events);
+    await this.recordOnce(instanceId, message.id, { outcome: { status: 'sent' }, events });
     const own = sent.ownMessage?.data;
     if (own && !own.isStatus) this.activity.note(instanceId, own.chatId, own.isGroup, new Date(own.time));
     await this.media.release(message);
     this.lastSendAt.set(instanceId, Date.now());
     return true;
+  }
+
+  /**
+   * Records the outcome of a send the network has answered. If that fails (database down), the outcome is kept in
+   * memory and the drain stops; the next drain records it instead of sending the message a second time.
+   */
+  private async recordOnce(instanceId: string, messageId: string, unrecorded: UnrecordedOutcome): Promise<void> {
+    try {
+      await this.recordOutcome(instanceId, messageId, unrecorded.outcome, unrecorded.events);
+    } catch (error) {
+      this.unrecorded.set(messageId, unrecorded);
+      throw error;
+    }
   }
 
   /** The outcome and the events the instance's filters let through, in one commit; then webhooks and streams hear of them. */
@@ -123,6 +164,15 @@ export class SendDispatcher {
   private async pace(instanceId: string, intervalMs: number): Promise<void> {
     if (intervalMs <= 0) return;
     const wait = (this.lastSendAt.get(instanceId) ?? 0) + intervalMs - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait <= 0 || this.stopping) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.stopped.signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, wait);
+      this.stopped.signal.addEventListener('abort', done);
+    });
   }
 }

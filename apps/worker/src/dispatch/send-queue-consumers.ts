@@ -38,7 +38,13 @@ export class SendQueueConsumers {
     await worker?.close();
   }
 
+  /**
+   * Shutdown: stops every consumer without waiting for its jobs. A job only kicks a drain that PostgreSQL feeds, so a
+   * job left active is harmless: the next owner drains the instance when its session opens.
+   */
   async stopAll(): Promise<void> {
-    await Promise.all([...this.workers.keys()].map((shard) => this.stop(shard)));
+    const workers = [...this.workers.values()];
+    this.workers.clear();
+    await Promise.all(workers.map((worker) => worker.close(true)));
   }
 }

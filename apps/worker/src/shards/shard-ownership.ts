@@ -25,6 +25,7 @@
  */
 import { Logger } from '@nestjs/common';
 import type { Redis } from 'ioredis';
+import { shardLeaseKey, shardMembersKey } from '@app/contracts';
 
 export interface ShardOwnershipOptions {
   /** Command connection. Prefer one that fails fast while disconnected; commands queued during an outage run later, harmlessly. */
@@ -57,6 +58,8 @@ const DEFAULT_REBALANCE_EVERY_MS = 2_000;
 const SAFETY_MARGIN_RATIO = 0.2;
 /** Bounds each Redis call made while stopping, so shutdown finishes with Redis gone; leases then simply expire. */
 const STOP_REDIS_TIMEOUT_MS = 2_000;
+/** ioredis connection states in which no command can be answered until a reconnect succeeds. */
+const DISCONNECTED = new Set(['reconnecting', 'close', 'end']);
 
 const ACQUIRE_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return false end
@@ -102,9 +105,10 @@ type State = 'idle' | 'running' | 'stopping' | 'stopped';
 
 function shardKeys(keyPrefix: string) {
   return {
-    lease: (shard: number) => `${keyPrefix}:shards:lease:${shard}`,
+    // The operator overview (API) reads these two through the same helpers.
+    lease: (shard: number) => shardLeaseKey(keyPrefix, shard),
     token: (shard: number) => `${keyPrefix}:shards:token:${shard}`,
-    members: `${keyPrefix}:shards:members`,
+    members: shardMembersKey(keyPrefix),
     worker: (workerId: string) => `${keyPrefix}:workers:${workerId}`,
   };
 }
@@ -452,8 +456,9 @@ export class ShardOwnership {
     return sentAt + this.leaseMs - this.safetyMarginMs;
   }
 
+  /** While the connection is down a call cannot succeed before it reconnects: waiting for it would only delay a shutdown. */
   private stopTimeoutMs(): number {
-    return Math.min(this.leaseMs, STOP_REDIS_TIMEOUT_MS);
+    return DISCONNECTED.has(this.redis.status) ? 0 : Math.min(this.leaseMs, STOP_REDIS_TIMEOUT_MS);
   }
 
   private allShards(): number[] {

@@ -3,10 +3,12 @@ import { DelayedError, Worker, type Job } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { WEBHOOK_QUEUE, type WebhookJob } from '@app/contracts';
 import { WebhookDeliveryRepository, type AttemptRecord, type DeliveryOutcome, type PendingDelivery } from '@app/database';
+import type { ShutdownDeadline } from '@app/observability';
 import { RedisService, WebhookQueue } from '@app/redis';
 import { OutboundHttp, OutboundHttpError, outboundPolicy, webhookSignatureHeaders } from '@app/security';
 import { EventRoutingCache } from '../events/event-routing.cache';
 import { retryAfterMs, verdict } from './retry-policy';
+import { EndpointRecovery } from './endpoint-recovery';
 import { UrlSlots } from './url-slots';
 
 const TIMEOUT_MS = 15_000;
@@ -14,6 +16,8 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 /** How long a delivery waits for a free slot of its URL before trying again. */
 const SLOT_WAIT_MS = 250;
 const ERROR_SNIPPET = 300;
+/** How long shutdown waits for the queue connection to close once no attempt is in flight (Redis may be gone). */
+const CLOSE_WAIT_MS = 500;
 
 /** Consumes the webhook queue (every worker does): one job = one signed POST of one event, recorded as an attempt. */
 @Injectable()
@@ -22,6 +26,8 @@ export class WebhookDeliverer implements OnModuleDestroy {
   private readonly http: OutboundHttp;
   private readonly slots: UrlSlots;
   private worker: Worker<WebhookJob> | undefined;
+  /** Attempts running in this process, so shutdown can wait for them without waiting for Redis. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -29,6 +35,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
     private readonly deliveries: WebhookDeliveryRepository,
     private readonly routing: EventRoutingCache,
     private readonly queue: WebhookQueue,
+    private readonly recovery: EndpointRecovery,
   ) {
     this.http = new OutboundHttp(outboundPolicy(config));
     this.slots = new UrlSlots(config.webhookPerUrlConcurrency);
@@ -37,7 +44,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
   start(): void {
     if (this.worker) return;
     const connection = this.redis.connect('webhook-consumer', { maxRetriesPerRequest: null });
-    this.worker = new Worker<WebhookJob>(WEBHOOK_QUEUE, (job, token) => this.process(job, token), {
+    this.worker = new Worker<WebhookJob>(WEBHOOK_QUEUE, (job, token) => this.tracked(this.process(job, token)), {
       connection,
       prefix: this.config.queuePrefix,
       concurrency: this.config.webhookConcurrency,
@@ -48,11 +55,33 @@ export class WebhookDeliverer implements OnModuleDestroy {
     this.worker.on('error', (error) => this.logger.warn(`webhook queue: ${error.message}`));
   }
 
-  /** Stops taking jobs and waits for the attempts in flight (bounded by the 15 s timeout). */
-  async stop(): Promise<void> {
+  /**
+   * Stops taking jobs and waits for the attempts in flight, until the deadline when there is one. An attempt cut
+   * short is not recorded: its job stalls and another worker makes it again (at least once, same `webhook-id`).
+   */
+  async stop(deadline?: ShutdownDeadline): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    await worker?.close();
+    if (!worker) return;
+    if (!deadline) return worker.close();
+    // Forced: BullMQ's own wait would also wait for Redis, which may be gone. The attempts are awaited here instead;
+    // each records its outcome in PostgreSQL, so a job whose completion never reached Redis is stale when re-run.
+    const closing = worker.close(true);
+    if (!(await deadline.settles(Promise.all(this.inFlight)))) {
+      this.logger.warn('webhook attempts still in flight at the deadline are left to another worker');
+      return;
+    }
+    await deadline.settlesWithin(closing, CLOSE_WAIT_MS);
+  }
+
+  private async tracked(attempt: Promise<void>): Promise<void> {
+    const settled = attempt.then(noop, noop);
+    this.inFlight.add(settled);
+    try {
+      await attempt;
+    } finally {
+      this.inFlight.delete(settled);
+    }
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -130,7 +159,9 @@ export class WebhookDeliverer implements OnModuleDestroy {
   private async finish(delivery: PendingDelivery, record: AttemptRecord, next: DeliveryOutcome): Promise<void> {
     const recorded = await this.deliveries.recordAttempt(delivery.eventId, record, next);
     if (!recorded) return;
+    if (record.outcome === 'delivered') await this.recovery.delivered(delivery.instanceId);
     if (next.state === 'pending') {
+      await this.recovery.backingOff(delivery.instanceId);
       await this.queue.schedule([
         { eventId: delivery.eventId, attempts: record.number, delayMs: next.nextAttemptAt.getTime() - Date.now() },
       ]);
@@ -159,3 +190,5 @@ function describeFailure(statusCode: number, body: Buffer): string {
   const kind = statusCode >= 300 && statusCode < 400 ? ' (redirects are not followed)' : '';
   return `receiver answered ${statusCode}${kind}${text ? `: ${text}` : ''}`;
 }
+
+function noop(): void {}

@@ -10,11 +10,23 @@ export class CredentialRepository {
   async principalForKeyHash(hash: string): Promise<KeyPrincipal | null> {
     const customerKey = await this.prisma.customerApiKey.findUnique({
       where: { keyHash: hash },
-      select: { customerId: true, revokedAt: true },
+      select: { customerId: true, revokedAt: true, customer: { select: { disabledAt: true } } },
     });
-    if (customerKey) return customerKey.revokedAt ? null : { kind: 'customer', customerId: customerKey.customerId };
-    const instance = await this.prisma.instance.findUnique({ where: { apiKeyHash: hash }, select: { id: true, customerId: true } });
-    return instance ? { kind: 'instance', customerId: instance.customerId, instanceId: instance.id } : null;
+    if (customerKey) {
+      if (customerKey.revokedAt) return null;
+      return { kind: 'customer', customerId: customerKey.customerId, customerDisabled: customerKey.customer.disabledAt !== null };
+    }
+    const instance = await this.prisma.instance.findUnique({
+      where: { apiKeyHash: hash },
+      select: { id: true, customerId: true, customer: { select: { disabledAt: true } } },
+    });
+    if (!instance) return null;
+    return {
+      kind: 'instance',
+      customerId: instance.customerId,
+      instanceId: instance.id,
+      customerDisabled: instance.customer.disabledAt !== null,
+    };
   }
 
   async ownerOfInstance(instanceId: string): Promise<string | null> {

@@ -3,6 +3,9 @@ import type { CustomerScope } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import { PrismaService } from '../prisma.service';
 import type { CustomerDefaults, CustomerLimitOverrides, CustomerRecord, Page } from '../records';
+import { isUniqueViolation, type NewDashboardLink, type NewDashboardUser } from './dashboard-user.repository';
+
+const CUSTOMER_FIELDS = { id: true, name: true, createdAt: true, disabledAt: true } as const;
 
 export interface StoredKey {
   id: string;
@@ -17,12 +20,26 @@ export class CustomerRepository {
     private readonly secrets: SecretBox,
   ) {}
 
-  async createWithKey(customer: { id: string; name: string }, key: StoredKey): Promise<CustomerRecord> {
-    const created = await this.prisma.customer.create({
-      data: { id: customer.id, name: customer.name, apiKeys: { create: { id: key.id, keyHash: key.hash, prefix: key.prefix } } },
-      select: { id: true, name: true, createdAt: true },
-    });
-    return created;
+  /** With `owner`, the customer's first dashboard user and its invite link are created in the same commit. */
+  async createWithKey(
+    customer: { id: string; name: string },
+    key: StoredKey,
+    owner?: { user: NewDashboardUser; link: NewDashboardLink },
+  ): Promise<CustomerRecord | 'email_taken'> {
+    try {
+      return await this.prisma.customer.create({
+        data: {
+          id: customer.id,
+          name: customer.name,
+          apiKeys: { create: { id: key.id, keyHash: key.hash, prefix: key.prefix } },
+          ...(owner ? { dashboardUsers: { create: { ...owner.user, links: { create: owner.link } } } } : {}),
+        },
+        select: CUSTOMER_FIELDS,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) return 'email_taken';
+      throw error;
+    }
   }
 
   async list(skip: number, take: number): Promise<Page<CustomerRecord>> {
@@ -31,11 +48,48 @@ export class CustomerRepository {
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
         skip,
         take,
-        select: { id: true, name: true, createdAt: true },
+        select: CUSTOMER_FIELDS,
       }),
       this.prisma.customer.count(),
     ]);
     return { items, totalCount };
+  }
+
+  async find(customerId: string): Promise<CustomerRecord | null> {
+    return this.prisma.customer.findUnique({ where: { id: customerId }, select: CUSTOMER_FIELDS });
+  }
+
+  /**
+   * Disables or re-enables the customer. Returns the customer and the hashes of every key that acts for it (customer
+   * and instance keys), so callers can drop them from caches; null for an unknown customer.
+   */
+  async setDisabled(customerId: string, disabled: boolean): Promise<{ customer: CustomerRecord; keyHashes: string[] } | null> {
+    return this.prisma.$transaction(async (tx) => {
+      const updated = await tx.customer.updateMany({
+        where: { id: customerId },
+        data: { disabledAt: disabled ? new Date() : null },
+      });
+      if (updated.count === 0) return null;
+      const customer = await tx.customer.findUniqueOrThrow({ where: { id: customerId }, select: CUSTOMER_FIELDS });
+      const keys = await tx.customerApiKey.findMany({ where: { customerId, revokedAt: null }, select: { keyHash: true } });
+      const instances = await tx.instance.findMany({ where: { customerId, apiKeyHash: { not: null } }, select: { apiKeyHash: true } });
+      return {
+        customer,
+        keyHashes: [...keys.map((key) => key.keyHash), ...instances.flatMap((row) => (row.apiKeyHash ? [row.apiKeyHash] : []))],
+      };
+    });
+  }
+
+  /** Customers and instances in numbers, for the operator's overview. */
+  async counts(): Promise<{ customers: number; disabledCustomers: number; instancesByStatus: Record<string, number> }> {
+    const [customers, disabledCustomers, byStatus] = await this.prisma.$transaction([
+      this.prisma.customer.count(),
+      this.prisma.customer.count({ where: { disabledAt: { not: null } } }),
+      this.prisma.instance.groupBy({ by: ['status'], _count: { _all: true }, orderBy: { status: 'asc' } }),
+    ]);
+    const instancesByStatus: Record<string, number> = {};
+    for (const row of byStatus) instancesByStatus[row.status] = (row._count as { _all: number })._all;
+    return { customers, disabledCustomers, instancesByStatus };
   }
 
   async getDefaults(scope: CustomerScope): Promise<CustomerDefaults> {

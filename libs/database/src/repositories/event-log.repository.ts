@@ -45,9 +45,22 @@ export class EventLogRepository {
   }
 
   async list(instanceId: string, afterSeq: bigint, limit: number, eventTypes?: string[]): Promise<StoredEvent[]> {
+    return this.window(instanceId, { afterSeq, order: 'asc', limit, eventTypes });
+  }
+
+  /** Events with `afterSeq < seq < beforeSeq` (either bound optional), oldest or newest first. */
+  async window(
+    instanceId: string,
+    range: { afterSeq?: bigint; beforeSeq?: bigint; order: 'asc' | 'desc'; limit: number; eventTypes?: string[] },
+  ): Promise<StoredEvent[]> {
+    const { afterSeq, beforeSeq, order, limit, eventTypes } = range;
     const rows = await this.prisma.eventLog.findMany({
-      where: { instanceId, seq: { gt: afterSeq }, ...(eventTypes ? { eventType: { in: eventTypes } } : {}) },
-      orderBy: { seq: 'asc' },
+      where: {
+        instanceId,
+        seq: { ...(afterSeq !== undefined ? { gt: afterSeq } : {}), ...(beforeSeq !== undefined ? { lt: beforeSeq } : {}) },
+        ...(eventTypes ? { eventType: { in: eventTypes } } : {}),
+      },
+      orderBy: { seq: order },
       take: limit,
     });
     return rows.map((row) => ({

@@ -18,4 +18,19 @@ export class EventStreamRepository {
     });
     return row ? row.eventSeq : null;
   }
+
+  /**
+   * What the log still holds, read in one snapshot: the oldest kept sequence (the next one to come when everything was
+   * pruned) and the latest. Sequences are contiguous from 1 and only pruning removes events, so a cursor `after` has
+   * lost events exactly when `after + 1 < oldestKept`. Null once the instance is gone.
+   */
+  async retained(scope: InstanceScope): Promise<{ oldestKept: bigint; lastSeq: bigint } | null> {
+    const rows = await this.prisma.$queryRaw<{ last_seq: bigint; first_seq: bigint | null }[]>`
+      SELECT i.event_seq AS last_seq, (SELECT min(e.seq) FROM event_log e WHERE e.instance_id = i.id) AS first_seq
+      FROM instances i WHERE i.id = ${scope.instanceId} AND i.customer_id = ${scope.customerId}`;
+    const row = rows[0];
+    if (!row) return null;
+    const lastSeq = BigInt(row.last_seq);
+    return { oldestKept: row.first_seq === null ? lastSeq + 1n : BigInt(row.first_seq), lastSeq };
+  }
 }

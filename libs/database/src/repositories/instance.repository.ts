@@ -75,6 +75,15 @@ export class InstanceRepository {
     return { items: rows.map((row) => this.toRecord(row)), totalCount };
   }
 
+  /** Every instance of the customer with its recorded status (for the dashboard's live list). */
+  async statuses(scope: CustomerScope): Promise<{ id: string; status: InstanceStatus; deviceId: string | null }[]> {
+    return this.prisma.instance.findMany({
+      where: { customerId: scope.customerId },
+      orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+      select: { id: true, status: true, deviceId: true },
+    });
+  }
+
   /** False when the instance does not exist for this customer. */
   async rename(scope: CustomerScope, id: string, name: string): Promise<boolean> {
     const { count } = await this.prisma.instance.updateMany({ where: { id, customerId: scope.customerId }, data: { name } });

@@ -13,6 +13,8 @@ export interface EventRouting {
   pullMode: boolean;
   /** Null when events are not delivered by webhook: pull mode, no URL, or the URL answered 410 Gone. */
   webhookUrl: string | null;
+  /** The effective URL as configured, even while pull mode or a 410 keeps deliveries off (the dashboard's test event). */
+  configuredUrl: string | null;
   signingSecret: string | null;
 }
 
@@ -90,6 +92,7 @@ export class WebhookDeliveryRepository {
       eventFilters: defaults ? row.default_event_filters : row.event_filters,
       pullMode,
       webhookUrl: pullMode || !url || row.gone ? null : url,
+      configuredUrl: url,
       signingSecret: this.secrets.decryptOptional(secret),
     };
   }
@@ -196,6 +199,38 @@ export class WebhookDeliveryRepository {
         SET state = 'pending', schedule_step = 0, next_attempt_at = now(), last_error = NULL, updated_at = now()
       RETURNING attempts`;
     return rows[0]?.attempts ?? null;
+  }
+
+  /**
+   * The instance's endpoint answered 2xx again: its other deliveries waiting out a backoff (pending, attempted before,
+   * due later) are due now. Returns them oldest event first, with the attempts their next job is keyed by.
+   */
+  async releaseWaiting(instanceId: string): Promise<{ eventId: string; attempts: number }[]> {
+    const rows = await this.prisma.$queryRaw<{ event_id: string; attempts: number }[]>`
+      WITH released AS (
+        UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
+        WHERE instance_id = ${instanceId} AND state = 'pending' AND attempts > 0 AND next_attempt_at > now()
+        RETURNING event_id, attempts
+      )
+      SELECT r.event_id, r.attempts FROM released r JOIN event_log e ON e.id = r.event_id ORDER BY e.seq`;
+    return rows.map((row) => ({ eventId: row.event_id, attempts: row.attempts }));
+  }
+
+  /**
+   * Bulk recovery: every delivery of the instance in `state` whose event was received at or after `since` starts its
+   * retry schedule again from the top, due now. Returns them oldest event first.
+   */
+  async redeliverSince(instanceId: string, since: Date, state: 'failed' | 'pending'): Promise<{ eventId: string; attempts: number }[]> {
+    const rows = await this.prisma.$queryRaw<{ event_id: string; attempts: number }[]>`
+      WITH moved AS (
+        UPDATE webhook_deliveries d
+        SET state = 'pending', schedule_step = 0, next_attempt_at = now(), last_error = NULL, updated_at = now()
+        FROM event_log e
+        WHERE e.id = d.event_id AND d.instance_id = ${instanceId} AND d.state = ${state}::"DeliveryState" AND e.received_at >= ${since}::timestamp(3)
+        RETURNING d.event_id, d.attempts, e.seq
+      )
+      SELECT event_id, attempts FROM moved ORDER BY seq`;
+    return rows.map((row) => ({ eventId: row.event_id, attempts: row.attempts }));
   }
 
   /** Deletes events older than the cutoff (their deliveries and attempts go with them), at most `limit` at a time. */

@@ -27,6 +27,8 @@ export class InstanceDetailDto {
   name!: string;
   /** Whether the instance has its own API key. */
   hasApiKey!: boolean;
+  /** The instance lives on the simulated network (test mode): the `/sandbox` routes play its phone and contacts. */
+  sandbox!: boolean;
   settings!: InstanceSettingsDto;
   @ApiProperty({ enum: INSTANCE_STATUSES })
   status!: InstanceStatus;

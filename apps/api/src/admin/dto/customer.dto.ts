@@ -1,4 +1,6 @@
-import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PageQueryDto } from '../../common/page-query.dto';
 
 const NAME_RULE = 'must be 1-200 characters, not only spaces';
@@ -9,6 +11,21 @@ export class CreateCustomerDto {
   @MaxLength(200, { message: NAME_RULE })
   @Matches(/\S/, { message: NAME_RULE })
   name!: string;
+
+  /** The first dashboard user: the response carries their one-time invite link (no mail is sent). */
+  @IsOptional()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @IsString()
+  @MaxLength(254, { message: 'must be at most 254 characters' })
+  @IsEmail({}, { message: 'must be an email address' })
+  ownerEmail?: string;
+}
+
+export class OwnerInviteDto {
+  /** One-time link that lets the owner set a password. Shown only in this response. */
+  url!: string;
+  @ApiProperty({ format: 'date-time' })
+  expiresAt!: string;
 }
 
 export class CreatedCustomerDto {
@@ -16,6 +33,9 @@ export class CreatedCustomerDto {
   name!: string;
   /** The customer's API key. Shown only in this response. */
   apiKey!: string;
+  /** Present when `ownerEmail` was given. */
+  @ApiPropertyOptional({ type: OwnerInviteDto })
+  ownerInvite?: OwnerInviteDto;
 }
 
 export class CustomerSummaryDto {
@@ -23,6 +43,8 @@ export class CustomerSummaryDto {
   name!: string;
   /** ISO 8601, UTC. */
   created!: string;
+  /** A disabled customer's keys and dashboard sessions are refused. */
+  disabled!: boolean;
 }
 
 export class CustomerPageDto {
@@ -33,3 +55,46 @@ export class CustomerPageDto {
 }
 
 export class ListCustomersQueryDto extends PageQueryDto {}
+
+export class SetDisabledDto {
+  @IsDefined({ message: 'is required' })
+  @IsBoolean()
+  disabled!: boolean;
+}
+
+export class WorkerDto {
+  /** `<host>-<pid>-<random>`, as the worker names itself. */
+  id!: string;
+  /** Shards whose lease this worker holds now. */
+  @ApiProperty({ type: 'integer', isArray: true })
+  shards!: number[];
+  /** When its membership lapses unless renewed (it renews every few seconds while alive). */
+  @ApiProperty({ format: 'date-time' })
+  aliveUntil!: string;
+}
+
+export class ShardCountsDto {
+  total!: number;
+  owned!: number;
+  /** Shards no worker holds: their instances have no network session until one takes them. */
+  unowned!: number;
+}
+
+export class InstanceCountsDto {
+  total!: number;
+  /** Instances per status (as last recorded in PostgreSQL). */
+  @ApiProperty({ type: 'object', additionalProperties: { type: 'integer' }, example: { connected: 3, unpaired: 1 } })
+  byStatus!: Record<string, number>;
+}
+
+export class CustomerCountsDto {
+  total!: number;
+  disabled!: number;
+}
+
+export class OverviewDto {
+  workers!: WorkerDto[];
+  shards!: ShardCountsDto;
+  instances!: InstanceCountsDto;
+  customers!: CustomerCountsDto;
+}

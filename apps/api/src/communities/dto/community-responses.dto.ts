@@ -59,6 +59,12 @@ export class CommunitySubGroupDto {
   isAnnouncementGroup!: boolean;
 }
 
+/** A new community: its info, plus `id` (the same JID as `communityId`) as clients of the reference API read it. */
+export class CreatedCommunityDto extends CommunityInfoDto {
+  @ApiProperty({ description: "the new community's JID, the same as `communityId`", example: '120363012345678901@g.us' })
+  id!: string;
+}
+
 export class CommunityGroupCreatedDto {
   @ApiProperty({ description: 'JID of the new group' })
   id!: string;

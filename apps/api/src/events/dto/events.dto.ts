@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, type TransformFnParams } from 'class-transformer';
-import { IsOptional, ValidateBy } from 'class-validator';
+import { IsIn, IsOptional, ValidateBy } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '@app/contracts';
 
 export const DEFAULT_EVENT_PAGE_LIMIT = 100;
@@ -25,7 +25,8 @@ function IsWholeNumberIn(min: number, max: number, message: string): PropertyDec
 export class EventStreamQueryDto {
   /**
    * Start after this sequence number: `0` replays everything still in the log. Ignored when the `Last-Event-ID`
-   * header is sent. Without either, the stream starts with the next new event.
+   * header is sent. Without either, the stream starts with the next new event. If events after it were pruned (older
+   * than the retention time), the stream opens with an `event: gap` message and continues from the oldest event kept.
    */
   @ApiPropertyOptional({ type: 'integer', minimum: 0 })
   @IsOptional()
@@ -35,12 +36,29 @@ export class EventStreamQueryDto {
 }
 
 export class EventPageQueryDto {
-  /** Return events with a sequence number above this one; `0` (the default) starts at the oldest event still kept. */
+  /**
+   * Return events with a sequence number above this one; `0` (the default) starts at the oldest event still kept. A
+   * cursor whose next events were already pruned (older than the retention time) is answered `410` naming the oldest
+   * sequence still available.
+   */
   @ApiPropertyOptional({ type: 'integer', minimum: 0, default: 0 })
   @IsOptional()
   @Transform(digitsToNumber)
   @IsWholeNumberIn(0, Number.MAX_SAFE_INTEGER, 'must be a non-negative whole number')
   after?: number;
+
+  /** Return events with a sequence number below this one (with `order=desc`: the next older page). */
+  @ApiPropertyOptional({ type: 'integer', minimum: 1 })
+  @IsOptional()
+  @Transform(digitsToNumber)
+  @IsWholeNumberIn(1, Number.MAX_SAFE_INTEGER, 'must be a positive whole number')
+  before?: number;
+
+  /** `asc` (the default): oldest first; `desc`: newest first, e.g. the latest events of a log viewer. */
+  @ApiPropertyOptional({ enum: ['asc', 'desc'], default: 'asc' })
+  @IsOptional()
+  @IsIn(['asc', 'desc'], { message: 'must be asc or desc' })
+  order?: 'asc' | 'desc';
 
   /** At most this many events, 1-1000. */
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_EVENT_PAGE_LIMIT, default: DEFAULT_EVENT_PAGE_LIMIT })

@@ -63,6 +63,12 @@ export class GroupInfoDto {
   memberAddMode!: string;
 }
 
+/** A new group: its info, plus `id` (the same JID as `groupId`) as clients of the reference API read it. */
+export class CreatedGroupDto extends GroupInfoDto {
+  @ApiProperty({ description: "the new group's JID, the same as `groupId`", example: '120363012345678901@g.us' })
+  id!: string;
+}
+
 export class InviteLinkDto {
   @ApiProperty({ example: 'https://chat.whatsapp.com/AbCdEfGhIjKlMnOpQrStUv' })
   link!: string;

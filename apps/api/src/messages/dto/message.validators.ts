@@ -2,17 +2,16 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy, buildMessage, isISO8601, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import { charCount, MAX_URL_CHARS } from '@app/contracts';
 
 export const REQUIRED = { message: 'is required' };
 
 /**
  * Length as people count characters: Unicode code points (`[...value].length`), not UTF-16 units, so an emoji
  * outside the BMP counts once, as it does for the network's limits and for JSON Schema's `maxLength`.
- * A multi-code-point emoji (skin tone, ZWJ family) still counts as several.
+ * A multi-code-point emoji (skin tone, ZWJ family) still counts as several. Shared with the dashboard.
  */
-export function charCount(value: string): number {
-  return [...value].length;
-}
+export { charCount, MAX_URL_CHARS };
 
 export function MaxChars(max: number, options?: ValidationOptions): PropertyDecorator {
   return applyDecorators(
@@ -47,8 +46,6 @@ export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {
     ApiProperty({ minLength: 1 }),
   );
 }
-
-export const MAX_URL_CHARS = 2048;
 
 /** An absolute URL matching `^https?://` (scheme case-insensitive) with a host. Pair with `MaxChars(MAX_URL_CHARS)`. */
 export function IsHttpUrl(options?: ValidationOptions): PropertyDecorator {

@@ -21,18 +21,20 @@ import {
 import { IsChatId, ToChatJid } from './jid.validators';
 import { IsHttpUrl, IsNotBlank, IsUniqueAmongPeers, LinkPeers, MAX_URL_CHARS, MaxChars, REQUIRED } from './message.validators';
 
-export const MAX_INTERACTIVE_TEXT_CHARS = 1024;
-export const MAX_INTERACTIVE_HEADER_CHARS = 60;
-export const MAX_INTERACTIVE_FOOTER_CHARS = 60;
-export const MAX_BUTTON_TEXT_CHARS = 20;
-export const MAX_BUTTON_ID_CHARS = 256;
-export const MAX_COPY_CODE_CHARS = 256;
-export const MIN_BUTTONS = 1;
-export const MAX_BUTTONS = 3;
-/** The contract's pattern for call buttons. */
-export const PHONE_NUMBER = /^\+?[1-9]\d{6,14}$/;
+import {
+  BUTTON_TYPES,
+  MAX_BUTTON_ID_CHARS,
+  MAX_BUTTON_TEXT_CHARS,
+  MAX_BUTTONS,
+  MAX_COPY_CODE_CHARS,
+  MAX_INTERACTIVE_FOOTER_CHARS,
+  MAX_INTERACTIVE_HEADER_CHARS,
+  MAX_INTERACTIVE_TEXT_CHARS,
+  MIN_BUTTONS,
+  PHONE_NUMBER,
+} from '@app/contracts';
 
-export const BUTTON_TYPES = ['reply', 'url', 'copy', 'call'] as const;
+export { BUTTON_TYPES, MAX_INTERACTIVE_FOOTER_CHARS, MAX_INTERACTIVE_HEADER_CHARS, MAX_INTERACTIVE_TEXT_CHARS, PHONE_NUMBER };
 export type InteractiveButtonType = (typeof BUTTON_TYPES)[number];
 
 /** `type` defaults to reply; null counts as left out, as it does for every optional field. */

@@ -18,17 +18,20 @@ import {
 } from 'class-validator';
 import { IsChatId, ToChatJid } from './jid.validators';
 import { IsNotBlank, IsUniqueAmongPeers, LinkPeers, MaxChars, REQUIRED, peersOf } from './message.validators';
-import { MAX_INTERACTIVE_FOOTER_CHARS, MAX_INTERACTIVE_HEADER_CHARS, MAX_INTERACTIVE_TEXT_CHARS } from './send-buttons.dto';
-
-export const MAX_LIST_BUTTON_TEXT_CHARS = 20;
-export const MIN_SECTIONS = 1;
-export const MAX_SECTIONS = 10;
-export const MAX_SECTION_TITLE_CHARS = 24;
-export const MIN_ROWS_PER_SECTION = 1;
-export const MAX_ROWS_TOTAL = 10;
-export const MAX_ROW_ID_CHARS = 200;
-export const MAX_ROW_TITLE_CHARS = 24;
-export const MAX_ROW_DESCRIPTION_CHARS = 72;
+import {
+  MAX_INTERACTIVE_FOOTER_CHARS,
+  MAX_INTERACTIVE_HEADER_CHARS,
+  MAX_INTERACTIVE_TEXT_CHARS,
+  MAX_LIST_BUTTON_TEXT_CHARS,
+  MAX_ROW_DESCRIPTION_CHARS,
+  MAX_ROW_ID_CHARS,
+  MAX_ROW_TITLE_CHARS,
+  MAX_ROWS_TOTAL,
+  MAX_SECTION_TITLE_CHARS,
+  MAX_SECTIONS,
+  MIN_ROWS_PER_SECTION,
+  MIN_SECTIONS,
+} from '@app/contracts';
 
 const SECTION_TITLE_RULE = 'is required when there is more than one section';
 

@@ -1,9 +1,10 @@
 import { IsDefined, IsOptional, IsString, ValidateIf } from 'class-validator';
+import { MAX_TEXT_CHARS } from '@app/contracts';
 import { IsChatId, ToChatJid } from './jid.validators';
 import { ExclusiveWith, IsNotBlank, MaxChars, REQUIRED } from './message.validators';
 import { SendOptionsDto } from './send-options.dto';
 
-export const MAX_TEXT_CHARS = 4096;
+export { MAX_TEXT_CHARS };
 
 /** `POST /messages/text`. Exactly one of `message` and `text` carries the body; the service reads `message ?? text`. */
 export class SendTextDto extends SendOptionsDto {

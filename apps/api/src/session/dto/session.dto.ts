@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+
 export class QrCodeDto {
   /** The raw QR payload, for clients that render the QR code themselves. */
   code!: string;
@@ -6,6 +8,11 @@ export class QrCodeDto {
 export class PairCodeDto {
   /** The code to type on the phone under Linked devices → Link with phone number, e.g. `ABCD-EFGH`. */
   code!: string;
+}
+
+export class HistoryFlushStartedDto {
+  @ApiProperty({ example: 'ok', description: 'the flush started; chats follow as message_history_sync events' })
+  status!: 'ok';
 }
 
 export class SessionStatusDto {

@@ -1,7 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
-import { PRESENCES, PRIVACY_SETTINGS, PRIVACY_VALUES, type Presence, type PrivacySetting } from '@app/contracts';
+import { PRESENCES, PRIVACY_SETTINGS, PRIVACY_VALUES, type Presence } from '@app/contracts';
 import { REQUIRED } from '../../common/validators';
+import { ACCEPTED_PRIVACY_SETTING_NAMES, PRIVACY_RESPONSE_NAMES } from '../privacy-names';
 import { IsBase64Jpeg } from './is-base64-jpeg';
 
 const oneOf = (values: readonly string[]) => ({ message: `must be one of ${values.join(', ')}` });
@@ -36,10 +37,17 @@ export class SetPresenceDto {
 }
 
 export class SetPrivacyDto {
-  @ApiProperty({ enum: PRIVACY_SETTINGS, description: 'which setting to change' })
+  @ApiProperty({
+    enum: ACCEPTED_PRIVACY_SETTING_NAMES,
+    description:
+      'which setting to change, by its network name or as `GET /users/me/privacy` spells it: ' +
+      PRIVACY_SETTINGS.map((setting) =>
+        PRIVACY_RESPONSE_NAMES[setting] === setting ? setting : `${setting} or ${PRIVACY_RESPONSE_NAMES[setting]}`,
+      ).join(', '),
+  })
   @IsDefined(REQUIRED)
-  @IsIn(PRIVACY_SETTINGS, oneOf(PRIVACY_SETTINGS))
-  setting!: PrivacySetting;
+  @IsIn(ACCEPTED_PRIVACY_SETTING_NAMES, oneOf(ACCEPTED_PRIVACY_SETTING_NAMES))
+  setting!: string;
 
   @ApiProperty({
     enum: ALL_PRIVACY_VALUES,

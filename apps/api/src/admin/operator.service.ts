@@ -1,0 +1,85 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { AppError, shardLeaseKey, shardMembersKey } from '@app/contracts';
+import { CustomerRepository, DashboardUserRepository } from '@app/database';
+import { RedisService } from '@app/redis';
+import { KeyResolver } from '../auth/key-resolver.service';
+import type { OneTimeLinkDto, TeamMemberDto } from '../dashboard/dto/dashboard.dto';
+import { LinkIssuer } from '../dashboard/link-issuer';
+import { toTeamMember } from '../dashboard/team.service';
+import { toCustomerSummary } from './customers.service';
+import type { CustomerSummaryDto, OverviewDto } from './dto/customer.dto';
+
+/** The operator's actions on a customer (users, password resets, disabling) and the deployment's health overview. */
+@Injectable()
+export class OperatorService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly customers: CustomerRepository,
+    private readonly users: DashboardUserRepository,
+    private readonly links: LinkIssuer,
+    private readonly keys: KeyResolver,
+    private readonly redis: RedisService,
+  ) {}
+
+  async listUsers(customerId: string): Promise<TeamMemberDto[]> {
+    await this.requireCustomer(customerId);
+    return (await this.users.list(customerId)).map(toTeamMember);
+  }
+
+  /** "Forgot password": a fresh one-time link; the current password keeps working until the link is used. */
+  async passwordReset(customerId: string, userId: string, request: Request): Promise<OneTimeLinkDto> {
+    const link = this.links.issue('password_reset');
+    if (!(await this.users.addLink(customerId, userId, link.record))) throw new AppError('not_found');
+    return { inviteUrl: this.links.url(link.token, request), expiresAt: link.record.expiresAt.toISOString() };
+  }
+
+  /** Keys cached by any replica are dropped, so a disabled customer is refused everywhere at once (and re-enabled likewise). */
+  async setDisabled(customerId: string, disabled: boolean): Promise<CustomerSummaryDto> {
+    const result = await this.customers.setDisabled(customerId, disabled);
+    if (!result) throw new AppError('not_found');
+    await this.keys.revokeKeyHashes(result.keyHashes);
+    return toCustomerSummary(result.customer);
+  }
+
+  async overview(): Promise<OverviewDto> {
+    const prefix = this.config.queuePrefix;
+    const shardCount = this.config.shardCount;
+    const [members, leases, counts, time] = await Promise.all([
+      this.redis.client.zrange(shardMembersKey(prefix), 0, -1, 'WITHSCORES'),
+      this.redis.client.mget(Array.from({ length: shardCount }, (_, shard) => shardLeaseKey(prefix, shard))),
+      this.customers.counts(),
+      this.redis.client.time(),
+    ]);
+    const nowMs = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
+    const workers = new Map<string, { shards: number[]; aliveUntil: number }>();
+    for (let index = 0; index + 1 < members.length; index += 2) {
+      const aliveUntil = Number(members[index + 1]);
+      if (aliveUntil > nowMs) workers.set(members[index], { shards: [], aliveUntil });
+    }
+    let owned = 0;
+    leases.forEach((lease, shard) => {
+      if (!lease) return;
+      owned += 1;
+      // `<workerId>:<fencing token>`
+      const workerId = lease.slice(0, lease.lastIndexOf(':'));
+      let worker = workers.get(workerId);
+      if (!worker) workers.set(workerId, (worker = { shards: [], aliveUntil: nowMs }));
+      worker.shards.push(shard);
+    });
+    const byStatus = counts.instancesByStatus;
+    return {
+      workers: [...workers]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([id, worker]) => ({ id, shards: worker.shards, aliveUntil: new Date(worker.aliveUntil).toISOString() })),
+      shards: { total: shardCount, owned, unowned: shardCount - owned },
+      instances: { total: Object.values(byStatus).reduce((sum, n) => sum + n, 0), byStatus },
+      customers: { total: counts.customers, disabled: counts.disabledCustomers },
+    };
+  }
+
+  private async requireCustomer(customerId: string): Promise<void> {
+    if (!(await this.customers.find(customerId))) throw new AppError('not_found');
+  }
+}

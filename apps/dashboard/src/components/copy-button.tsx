@@ -1,0 +1,20 @@
+import { useState } from 'react';
+
+/** Copies text to the clipboard and says so, or says that it could not (clipboard access refused). */
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(text);
+      setState('copied');
+    } catch {
+      setState('failed');
+    }
+    setTimeout(() => setState('idle'), 2_000);
+  };
+  return (
+    <button type="button" className="button" onClick={() => void copy()} aria-live="polite">
+      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed: select and copy' : label}
+    </button>
+  );
+}

@@ -1,0 +1,93 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { describeError } from '../api/http';
+import { useCreateInstance, useInstancesQuery } from '../api/queries';
+import type { CreatedInstance } from '../api/types';
+import { CurlPreview } from '../components/curl-preview';
+import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
+import { OneTimeSecret } from '../components/one-time-secret';
+import { StatusBadge } from '../components/status-badge';
+
+export function InstancesPage() {
+  const instances = useInstancesQuery();
+  const [created, setCreated] = useState<CreatedInstance | null>(null);
+  return (
+    <section className="page">
+      <header className="page-header">
+        <h1>Instances</h1>
+        <p className="muted">Each instance is one linked phone number. Status changes appear here as they happen.</p>
+      </header>
+      <CreateInstanceForm onCreated={setCreated} />
+      {created && (
+        <OneTimeSecret
+          label={`API key of ${created.name}`}
+          value={created.apiKey}
+          warning="This is the instance's own API key. Store it now; it cannot be shown again (you can issue a new one later)."
+          onDismiss={() => setCreated(null)}
+        />
+      )}
+      {instances.isPending ? (
+        <LoadingBlock label="Loading instances" />
+      ) : instances.error ? (
+        <ErrorNotice error={instances.error} onRetry={() => void instances.refetch()} />
+      ) : instances.data.items.length === 0 ? (
+        <EmptyState title="No instances yet">Create a sandbox instance above to try everything without a phone.</EmptyState>
+      ) : (
+        <ul className="instance-list" aria-label="Instances">
+          {instances.data.items.map((instance) => (
+            <li key={instance.id} className="card instance-row">
+              <div>
+                <Link to={`/instances/${instance.id}`} className="instance-name">
+                  {instance.name}
+                </Link>
+                <div className="muted small mono">{instance.id}</div>
+              </div>
+              <div className="instance-meta">
+                {instance.sandbox && <span className="tag">Sandbox</span>}
+                <StatusBadge status={instance.status} />
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function CreateInstanceForm({ onCreated }: { onCreated: (instance: CreatedInstance) => void }) {
+  const create = useCreateInstance();
+  const [name, setName] = useState('');
+  const [sandbox, setSandbox] = useState(true);
+  const body = { ...(name.trim() ? { name: name.trim() } : {}), sandbox };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(body, {
+      onSuccess: (instance) => {
+        setName('');
+        onCreated(instance);
+      },
+    });
+  };
+  return (
+    <form className="card form-inline" onSubmit={submit} aria-label="Create an instance">
+      <label className="field grow">
+        <span>Instance name</span>
+        <input value={name} maxLength={100} placeholder="e.g. Support line" onChange={(event) => setName(event.target.value)} />
+      </label>
+      <fieldset className="field segmented">
+        <legend>Network</legend>
+        <label>
+          <input type="radio" name="network" checked={sandbox} onChange={() => setSandbox(true)} /> Sandbox
+        </label>
+        <label>
+          <input type="radio" name="network" checked={!sandbox} onChange={() => setSandbox(false)} /> Real
+        </label>
+      </fieldset>
+      <button type="submit" className="button button-primary" disabled={create.isPending}>
+        {create.isPending ? 'Creating…' : 'Create instance'}
+      </button>
+      <InlineError>{create.error ? describeError(create.error) : null}</InlineError>
+      <CurlPreview request={{ method: 'POST', path: '/account/instances', body }} />
+    </form>
+  );
+}

@@ -1,0 +1,74 @@
+import type { AppConfig } from '@app/config';
+import type { StoredMessage } from '@app/database';
+import { SendDispatcher } from './send-dispatcher';
+
+const INSTANCE = 'ins_a';
+
+function message(id: string, seq: number): StoredMessage {
+  return { id, kind: 'text', chatJid: '447700900123@s.whatsapp.net', payload: { text: id }, seq: BigInt(seq), status: 'accepted' };
+}
+
+/** The dispatcher over in-memory fakes: rows stay `accepted` until an outcome is recorded, as in PostgreSQL. */
+function setUp(options: { failRecords?: number; intervalMs?: number } = {}) {
+  const rows = [message('m1', 1), message('m2', 2), message('m3', 3)];
+  const recorded: string[] = [];
+  const sent: string[] = [];
+  let failRecords = options.failRecords ?? 0;
+  const messages = {
+    sendInterval: () => Promise.resolve(options.intervalMs ?? 0),
+    pending: () => Promise.resolve(rows.filter((row) => !recorded.includes(row.id))),
+    recordOutcome: (_instanceId: string, id: string) => {
+      if (failRecords > 0) {
+        failRecords -= 1;
+        return Promise.reject(new Error('database unavailable'));
+      }
+      recorded.push(id);
+      return Promise.resolve({ recorded: true, events: [] });
+    },
+  };
+  const session = {
+    send: (outbound: { id: string }) => {
+      sent.push(outbound.id);
+      return Promise.resolve({});
+    },
+  };
+  const sessions = { onConnected: () => undefined, connectedSession: () => session };
+  const media = { resolve: (row: StoredMessage) => Promise.resolve({ id: row.id }), release: () => Promise.resolve() };
+  const routing = { get: () => Promise.resolve({ eventFilters: [], webhookUrl: null }) };
+  const fanout = { committed: () => Promise.resolve() };
+  const activity = { note: () => undefined };
+  const dispatcher = new SendDispatcher(
+    { shardCount: 1 } as AppConfig,
+    messages as never,
+    sessions as never,
+    media as never,
+    routing as never,
+    fanout as never,
+    activity as never,
+  );
+  dispatcher.setOwnershipCheck(() => true);
+  return { dispatcher, sent, recorded };
+}
+
+describe('SendDispatcher', () => {
+  it('never sends a message twice when its outcome could not be written: the next drain records it instead', async () => {
+    const { dispatcher, sent, recorded } = setUp({ failRecords: 1 });
+    await dispatcher.kick(INSTANCE);
+    expect({ sent, recorded }).toEqual({ sent: ['m1'], recorded: [] });
+    await dispatcher.kick(INSTANCE);
+    expect({ sent, recorded }).toEqual({ sent: ['m1', 'm2', 'm3'], recorded: ['m1', 'm2', 'm3'] });
+  });
+
+  it('once stopped, finishes the send in progress and takes no other, even in the middle of a pacing wait', async () => {
+    const { dispatcher, sent, recorded } = setUp({ intervalMs: 600_000 });
+    const drain = dispatcher.kick(INSTANCE);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(sent).toEqual(['m1']);
+    dispatcher.stop();
+    await dispatcher.idle();
+    await drain;
+    expect({ sent, recorded }).toEqual({ sent: ['m1'], recorded: ['m1'] });
+    await dispatcher.kick(INSTANCE);
+    expect(sent).toEqual(['m1']);
+  });
+});

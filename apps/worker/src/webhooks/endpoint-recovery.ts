@@ -1,0 +1,63 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { WebhookDeliveryRepository } from '@app/database';
+import { RedisService, WebhookQueue } from '@app/redis';
+
+/** Longer than any retry delay may be (the schedule's largest step plus its jitter, or a day of Retry-After). */
+function flagTtlMs(config: AppConfig): number {
+  return Math.ceil(Math.max(...config.webhookRetryScheduleSeconds, 24 * 3600) * 1000 * 1.15) + 3_600_000;
+}
+
+/**
+ * Circuit-breaker recovery (decisions.md): when an instance's endpoint answers 2xx again, its other deliveries waiting
+ * out a backoff are due at once, oldest event first; the per-URL slots then pace them. A Redis flag, set whenever a
+ * retry is scheduled and taken by the first 2xx after it, keeps the common case (a healthy endpoint) to one DEL per
+ * delivery, and works across workers. Losing the flag (Redis flushed) only means the backoff runs its course.
+ */
+@Injectable()
+export class EndpointRecovery {
+  private readonly logger = new Logger(EndpointRecovery.name);
+  private readonly ttlMs: number;
+
+  constructor(
+    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly redis: RedisService,
+    private readonly deliveries: WebhookDeliveryRepository,
+    private readonly queue: WebhookQueue,
+  ) {
+    this.ttlMs = flagTtlMs(config);
+  }
+
+  /** A delivery of the instance failed and waits for its next attempt. */
+  async backingOff(instanceId: string): Promise<void> {
+    try {
+      await this.redis.client.set(this.flag(instanceId), '1', 'PX', this.ttlMs);
+    } catch (error) {
+      this.logger.warn(`${instanceId}: backoff not noted, recovery will wait for the schedule: ${(error as Error).message}`);
+    }
+  }
+
+  /** A delivery of the instance answered 2xx: if others are backing off, release them now. */
+  async delivered(instanceId: string): Promise<void> {
+    let wasBackingOff: boolean;
+    try {
+      wasBackingOff = (await this.redis.client.del(this.flag(instanceId))) === 1;
+    } catch {
+      return;
+    }
+    if (!wasBackingOff) return;
+    try {
+      const released = await this.deliveries.releaseWaiting(instanceId);
+      if (released.length === 0) return;
+      this.logger.log(`${instanceId}: endpoint answered again, releasing ${released.length} waiting deliveries`);
+      await this.queue.runNowMany(released);
+    } catch (error) {
+      // The waiting deliveries keep their schedule (and the reconciler re-queues any whose job went missing).
+      this.logger.warn(`${instanceId}: waiting deliveries not released: ${(error as Error).message}`);
+    }
+  }
+
+  private flag(instanceId: string): string {
+    return this.redis.key('webhooks', 'backoff', instanceId);
+  }
+}
