@@ -4,6 +4,7 @@ import type { GroupMetadata, UserFacingSocketConfig, WAMessageKey } from '@whisk
 import { bufferJson } from '../buffer-json';
 import { CallOrigins } from '../call-origins';
 import { ExpiringCache } from './expiring-cache';
+import { SIGNAL_TRANSACTION_KEY } from './signal-transactions';
 import { freshCreds, HISTORY_SYNC_TYPE, pairedCredsUpdate } from './testing/fake-baileys';
 import { DEVICE_JID, DEVICE_LID, INSTANCE_ID, WS_URL, sessionHarness, settle } from './testing/session-harness';
 
@@ -26,6 +27,16 @@ const group = (participants: string[]): GroupMetadata => ({
 });
 
 describe('BaileysSession connecting', () => {
+  it("puts the socket's Signal transactions named by a JID under one lock: a send never undoes an inbound ratchet step", async () => {
+    const h = sessionHarness();
+    await h.session.connect();
+    const keys = h.socket().authState.keys;
+    await keys.transaction(() => Promise.resolve(), DEVICE_JID);
+    await keys.transaction(() => Promise.resolve(), '123456789012345@lid');
+    await keys.transaction(() => Promise.resolve(), 'lid-mapping');
+    expect(h.socket().transactionKeys).toEqual([SIGNAL_TRANSACTION_KEY, SIGNAL_TRANSACTION_KEY, 'lid-mapping']);
+  });
+
   it('builds the socket with explicit options: no online presence, no full history, our caches and stores', async () => {
     const h = sessionHarness();
     await h.session.connect();

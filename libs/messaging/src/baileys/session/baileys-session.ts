@@ -18,6 +18,7 @@ import type { BaileysContext, BaileysInboundPort, BaileysOperationsPort, Baileys
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
 import { CallOrigins } from '../call-origins';
 import { bufferJson } from '../buffer-json';
+import { serialiseSignalTransactions } from './signal-transactions';
 import type { BaileysLibraryLoader, BaileysLogger, BaileysSettings } from './baileys-settings';
 import { Condition } from './condition';
 import { decideOnClose, DISCONNECT, QUICK_RESTARTS, REPLACEMENTS, type CloseDecision } from './disconnect-policy';
@@ -237,6 +238,7 @@ export class BaileysSession implements NetworkSession {
     const historySync = await this.hooks.historySyncEnabled();
     if (generation !== this.generation || this.socket) return;
     const socket = lib.makeWASocket(this.socketOptions(lib, auth, historySync));
+    serialiseSignalTransactions(socket.authState.keys);
     this.socket = socket;
     this.phase = 'connecting';
     this.qr = undefined;

@@ -85,6 +85,16 @@ export class FakeSocket {
     return Promise.resolve('ABCD1234');
   });
   readonly groupMetadata = jest.fn<Promise<GroupMetadata>, [string]>();
+  /** Baileys wraps the key store it was given in its transaction layer; the key each transaction was asked under. */
+  readonly transactionKeys: string[] = [];
+  readonly authState = {
+    keys: {
+      transaction: <T>(work: () => Promise<T>, key: string): Promise<T> => {
+        this.transactionKeys.push(key);
+        return work();
+      },
+    },
+  };
 
   constructor(readonly config: UserFacingSocketConfig) {
     process.nextTick(() =>
