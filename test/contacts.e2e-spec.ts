@@ -89,6 +89,11 @@ describe('contacts', () => {
     it('saves a contact on the phone: 204, a contact event, and the store shows every field', async () => {
       const known = await http.post('/sandbox/contacts', { id: ANN, lid: ANN_LID }, headers());
       expect(known.status).toBe(201);
+      // The network announces the new person (not in the address book yet) on its own time: wait for it before the barrier.
+      await eventually(
+        () => eventsOf('contact'),
+        (events) => events.some((event) => event.data.inPhoneAddressBook === false),
+      );
       const before = await lastSeq();
       const saved = await http.post('/contacts', { id: ANN, fullName: 'Ann Example', firstName: 'Ann' }, headers());
       expect(saved.status).toBe(204);
