@@ -66,6 +66,17 @@ describe('account plane', () => {
       });
       expect((response.body as { totalCount: number }).totalCount).toBeGreaterThanOrEqual(2);
     });
+
+    it('lists the newest customer first with order=desc, and refuses any other order', async () => {
+      const created = await http.post('/admin/customers', { name: 'Newest Co' }, adminHeaders());
+      expect(created.status).toBe(201);
+      const newest = await http.get('/admin/customers?pageSize=1&order=desc', adminHeaders());
+      expect(newest.status).toBe(200);
+      expect((newest.body as { items: { id: string }[] }).items.map((item) => item.id)).toEqual([(created.body as { id: string }).id]);
+      const oldest = await http.get('/admin/customers?pageSize=1', adminHeaders());
+      expect((oldest.body as { items: { id: string }[] }).items[0].id).not.toBe((created.body as { id: string }).id);
+      expectErrorBody(await http.get('/admin/customers?order=newest', adminHeaders()), 400, 'validation error: order must be asc or desc');
+    });
   });
 
   describe('instances', () => {

@@ -40,7 +40,7 @@ export class CustomersService {
 
   async list(query: ListCustomersQueryDto): Promise<CustomerPageDto> {
     const { pageNumber, pageSize, skip } = pageWindow(query);
-    const page = await this.customers.list(skip, pageSize);
+    const page = await this.customers.list(skip, pageSize, query.order ?? 'asc');
     return { items: page.items.map(toCustomerSummary), totalCount: page.totalCount, pageNumber, pageSize };
   }
 

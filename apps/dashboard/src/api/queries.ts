@@ -321,7 +321,7 @@ export function useRemoveTeammate() {
 export function useCustomersQuery(credentials: Credentials) {
   return useQuery({
     queryKey: keys.customers,
-    queryFn: () => apiRequest<{ items: AdminCustomer[]; totalCount: number }>('/admin/customers?pageSize=100', { credentials }),
+    queryFn: () => apiRequest<{ items: AdminCustomer[]; totalCount: number }>('/admin/customers?pageSize=100&order=desc', { credentials }),
     retry: false,
   });
 }

@@ -42,10 +42,10 @@ export class CustomerRepository {
     }
   }
 
-  async list(skip: number, take: number): Promise<Page<CustomerRecord>> {
+  async list(skip: number, take: number, order: 'asc' | 'desc'): Promise<Page<CustomerRecord>> {
     const [items, totalCount] = await this.prisma.$transaction([
       this.prisma.customer.findMany({
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        orderBy: [{ createdAt: order }, { id: order }],
         skip,
         take,
         select: CUSTOMER_FIELDS,

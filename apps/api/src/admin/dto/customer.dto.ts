@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsDefined, IsEmail, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsEmail, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PageQueryDto } from '../../common/page-query.dto';
 
 const NAME_RULE = 'must be 1-200 characters, not only spaces';
@@ -54,7 +54,12 @@ export class CustomerPageDto {
   pageSize!: number;
 }
 
-export class ListCustomersQueryDto extends PageQueryDto {}
+export class ListCustomersQueryDto extends PageQueryDto {
+  /** `asc` (default): oldest first. `desc`: newest first, as an operator console shows them. */
+  @IsOptional()
+  @IsIn(['asc', 'desc'], { message: 'must be asc or desc' })
+  order?: 'asc' | 'desc';
+}
 
 export class SetDisabledDto {
   @IsDefined({ message: 'is required' })
