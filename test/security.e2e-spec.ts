@@ -175,7 +175,9 @@ describe('security', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const growth = peakRss(pid) - before;
       expect(status).toBe(401);
-      expect(growth).toBeLessThan(20 * MiB);
+      // Buffering the body would cost at least its 60 MiB (the old code grew by ~200 MiB); what is left is the socket's
+      // own reading and the collector's timing, 11-30 MiB on a busy machine.
+      expect(growth).toBeLessThan(40 * MiB);
     }, 60_000);
 
     it('refuses the customer key of another customer on a large-body route before reading the body', async () => {
