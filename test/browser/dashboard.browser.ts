@@ -4,7 +4,7 @@ import { testEnv } from '../support/environment';
 import { spawnApp } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
 import { collectConsoleErrors, pairedSandboxInstance, signedInCustomer, strongPassword } from './support/dashboard';
-import { expect, test as base } from './support/fixtures';
+import { GENEROUS_LIMITS, expect, test as base } from './support/fixtures';
 import { GatewayClient } from './support/gateway-client';
 
 // The dashboard tests run their own API and worker: webhooks may reach the local receiver (127.0.0.1).
@@ -12,7 +12,7 @@ const test = base.extend<{ consoleErrors: string[] }>({
   gateway: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const env = { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
+      const env = { ...GENEROUS_LIMITS, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
       const [api, worker] = await Promise.all([spawnApp('api', env), spawnApp('worker', env)]);
       try {
         await use({ apiUrl: api.url, workerUrl: worker.url, client: new GatewayClient(api.url), api, worker });

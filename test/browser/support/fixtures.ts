@@ -36,6 +36,9 @@ const slug = (text: string) =>
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '');
 
+/** The same generous abuse limits as the Jest suites: this tier meets only the limits it tests, however fast it runs. */
+export const GENEROUS_LIMITS = { RATE_LIMIT_REQUESTS: '100000', AUTH_FAILURE_LIMIT: '100000' };
+
 let accounts = 0;
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -43,9 +46,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // Playwright reads the fixtures a fixture needs from its first parameter, which must be a destructuring pattern.
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      // The same generous abuse limits as the Jest suites: this tier meets only the limits it tests, however fast it runs.
-      const limits = { RATE_LIMIT_REQUESTS: '100000', AUTH_FAILURE_LIMIT: '100000' };
-      const [api, worker] = await Promise.all([spawnApp('api', limits), spawnApp('worker', limits)]);
+      const [api, worker] = await Promise.all([spawnApp('api', GENEROUS_LIMITS), spawnApp('worker', GENEROUS_LIMITS)]);
       try {
         await use({ apiUrl: api.url, workerUrl: worker.url, client: new GatewayClient(api.url), api, worker });
       } finally {
