@@ -12,7 +12,7 @@ import {
   MinLength,
   ValidateBy,
 } from 'class-validator';
-import { REQUIRED } from '../../common/validators';
+import { Follows, GROUP_ID, NormalisedBy, REQUIRED, USER_ID } from '../../common/validators';
 
 export const COMMUNITY_ACTIONS = ['promote', 'demote'] as const;
 export type CommunityAction = (typeof COMMUNITY_ACTIONS)[number];
@@ -50,6 +50,8 @@ export class CreateCommunityDto {
   @IsArray()
   @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
   @IsString({ each: true })
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   participants?: string[];
 
   @ApiPropertyOptional({ enum: ['on', 'off'], description: 'whether admins must approve people who ask to join; off by default' })
@@ -71,6 +73,8 @@ export class CreateCommunityGroupDto {
   @IsArray()
   @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
   @IsString({ each: true })
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   participants?: string[];
 }
 
@@ -78,6 +82,8 @@ export class LinkGroupDto {
   @ApiProperty({ description: 'JID of the existing group to link (<id>@g.us)' })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(GROUP_ID)
+  @Follows(GROUP_ID)
   groupId!: string;
 }
 
@@ -88,6 +94,8 @@ export class CommunityParticipantsDto {
   @ArrayMinSize(1, { message: 'must name at least one person' })
   @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
   @IsString({ each: true })
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   participants!: string[];
 
   @ApiProperty({ enum: COMMUNITY_ACTIONS, description: 'promote makes them community admins, demote makes them members again' })

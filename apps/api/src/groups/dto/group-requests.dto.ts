@@ -13,7 +13,7 @@ import {
   MinLength,
 } from 'class-validator';
 import { PARTICIPANT_ACTIONS, type ParticipantAction } from '../participant-actions';
-import { REQUIRED } from '../../common/validators';
+import { BASE64_JPEG, Follows, GROUP_ID, GROUP_INVITE, GROUP_INVITE_OR_LINK, NormalisedBy, REQUIRED, USER_ID } from '../../common/validators';
 
 const MAX_PARTICIPANTS = 1024;
 const PEOPLE = { description: 'user JIDs or international numbers', example: ['447700900123@s.whatsapp.net'] };
@@ -32,6 +32,8 @@ export class CreateGroupDto {
   @ArrayMinSize(1, { message: 'must name at least one person' })
   @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
   @IsString({ each: true })
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   participants!: string[];
 }
 
@@ -42,6 +44,8 @@ export class UpdateParticipantsDto {
   @ArrayMinSize(1, { message: 'must name at least one person' })
   @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
   @IsString({ each: true })
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   participants!: string[];
 
   @ApiProperty({ enum: PARTICIPANT_ACTIONS })
@@ -71,6 +75,7 @@ export class SetGroupPictureDto {
   @ApiProperty({ description: 'the picture: a base64-encoded JPEG image' })
   @IsDefined(REQUIRED)
   @IsString()
+  @Follows(BASE64_JPEG)
   data!: string;
 }
 
@@ -92,6 +97,8 @@ export class JoinWithLinkDto {
   @ApiProperty({ description: 'the invite code (what follows https://chat.whatsapp.com/), or the whole link' })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(GROUP_INVITE_OR_LINK)
+  @Follows(GROUP_INVITE_OR_LINK)
   code!: string;
 }
 
@@ -99,16 +106,21 @@ export class JoinWithInviteDto {
   @ApiProperty({ description: 'the group JID the invite message names' })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(GROUP_ID)
+  @Follows(GROUP_ID)
   groupId!: string;
 
   @ApiProperty({ description: 'the admin who sent the invite (user JID or international number)' })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   inviterId!: string;
 
   @ApiProperty({ description: 'the invite code the message carries' })
   @IsDefined(REQUIRED)
   @IsString()
+  @Follows(GROUP_INVITE)
   code!: string;
 
   @ApiPropertyOptional({ description: 'when the invite expires, in seconds since the epoch', format: 'int64' })
@@ -126,6 +138,8 @@ export class UpdateJoinRequestsDto {
   @ArrayMinSize(1, { message: 'must name at least one person' })
   @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
   @IsString({ each: true })
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   participants!: string[];
 
   @ApiProperty({ enum: JOIN_REQUEST_ACTIONS })

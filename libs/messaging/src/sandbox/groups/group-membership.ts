@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type ParticipantAction } from '@app/contracts';
 import { SandboxRepository, type SandboxGroupRecord, type SandboxGroupUpdate } from '@app/database';
 import { normalise, type Actor } from '../../events/normalise';
+import { refuseRemovingSelf } from '../../network-rules';
 import { SandboxCommunityMembership } from '../community-membership';
 import { SandboxNetwork } from '../sandbox-network';
 import type { OperationContext } from '../operations/operation-handlers';
@@ -66,6 +67,6 @@ export class SandboxGroupMembership {
     // The creator keeps their place and role: only they could give it up, by leaving.
     const creator = people.find((jid) => members.get(jid) === 'superadmin');
     if (creator && (action === 'remove' || action === 'demote')) throw AppError.forbidden(`${creator} created the group`);
-    if (action === 'remove' && people.includes(self)) throw AppError.validation('participants: use leave to leave the group yourself');
+    refuseRemovingSelf(action, people, [self]);
   }
 }
