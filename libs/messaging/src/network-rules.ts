@@ -6,7 +6,11 @@ import { AppError, type ParticipantAction } from '@app/contracts';
  */
 
 /** An account does not remove itself from a group: leaving is a request of its own. `self` is every id it goes by. */
-export function refuseRemovingSelf(action: ParticipantAction, participants: readonly string[], self: readonly (string | undefined)[]): void {
+export function refuseRemovingSelf(
+  action: ParticipantAction,
+  participants: readonly string[],
+  self: readonly (string | undefined)[],
+): void {
   if (action === 'remove' && participants.some((jid) => self.includes(jid)))
     throw AppError.validation('participants: use leave to leave the group yourself');
 }

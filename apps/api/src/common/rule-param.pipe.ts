@@ -1,6 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { AppError } from '@app/contracts';
-import { CHAT_ID, GROUP_ID, GROUP_INVITE, PHONE, USER_ID, type InputRule } from './validators';
+import { CHAT_ID, GROUP_ID, GROUP_INVITE, PAIRING_PHONE, PHONE, USER_ID, type InputRule } from './validators';
 
 /** A path parameter that follows an input rule: what the rule makes of it (a JID, a number's digits), or 400 naming it. */
 @Injectable()
@@ -22,3 +22,4 @@ export const userIdParam = (field = 'id'): RuleParamPipe => new RuleParamPipe(fi
 export const groupIdParam = (field = 'id'): RuleParamPipe => new RuleParamPipe(field, GROUP_ID);
 export const groupInviteParam = (field = 'code'): RuleParamPipe => new RuleParamPipe(field, GROUP_INVITE);
 export const phoneParam = (field = 'phone'): RuleParamPipe => new RuleParamPipe(field, PHONE);
+export const pairingPhoneParam = (field = 'phone'): RuleParamPipe => new RuleParamPipe(field, PAIRING_PHONE);

@@ -5,6 +5,7 @@ import {
   GROUP_ID,
   GROUP_INVITE,
   GROUP_INVITE_OR_LINK,
+  PAIRING_PHONE,
   PHONE,
   PHONE_USER_ID,
   USER_ID,
@@ -44,7 +45,14 @@ const CASES: [string, InputRule, [string, string | undefined][]][] = [
       ['', undefined],
     ],
   ],
-  ['CALLER_ID', CALLER_ID, [[LID, LID], [GROUP, undefined]]],
+  [
+    'CALLER_ID',
+    CALLER_ID,
+    [
+      [LID, LID],
+      [GROUP, undefined],
+    ],
+  ],
   [
     'PHONE_USER_ID',
     PHONE_USER_ID,
@@ -76,6 +84,16 @@ const CASES: [string, InputRule, [string, string | undefined][]][] = [
       ['1234567890123456', undefined],
       [USER, undefined],
       ['abc', undefined],
+    ],
+  ],
+  [
+    'PAIRING_PHONE',
+    PAIRING_PHONE,
+    [
+      ['+15557654321', '15557654321'],
+      ['0123456789', undefined],
+      ['12ab', undefined],
+      ['123456', undefined],
     ],
   ],
   [
@@ -129,6 +147,7 @@ describe('input rules', () => {
       ['PHONE_USER_ID', 'a user JID (<digits>@s.whatsapp.net) or an international number'],
       ['GROUP_ID', 'a group JID (<id>@g.us)'],
       ['PHONE', 'an international number (7-15 digits, optionally with a leading +)'],
+      ['PAIRING_PHONE', 'an international number: digits with country code, 7-15 digits'],
       ['GROUP_INVITE', 'an invite code'],
       ['GROUP_INVITE_OR_LINK', 'an invite code or link'],
       ['BASE64_JPEG', 'a base64-encoded JPEG image'],

@@ -48,6 +48,12 @@ export const PHONE: InputRule = {
   expected: 'an international number (7-15 digits, optionally with a leading +)',
 };
 
+/** The number to pair this account with: as the network takes it, digits with the country code, no leading 0. */
+export const PAIRING_PHONE: InputRule = {
+  accept: (value) => /^\+?([1-9]\d{6,14})$/.exec(value)?.[1],
+  expected: 'an international number: digits with country code, 7-15 digits',
+};
+
 const GROUP_INVITE_CODE = /^[A-Za-z0-9_-]{1,64}$/;
 export const GROUP_INVITE_LINK_PREFIX = 'https://chat.whatsapp.com/';
 

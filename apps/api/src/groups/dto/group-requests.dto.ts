@@ -13,7 +13,16 @@ import {
   MinLength,
 } from 'class-validator';
 import { PARTICIPANT_ACTIONS, type ParticipantAction } from '../participant-actions';
-import { BASE64_JPEG, Follows, GROUP_ID, GROUP_INVITE, GROUP_INVITE_OR_LINK, NormalisedBy, REQUIRED, USER_ID } from '../../common/validators';
+import {
+  BASE64_JPEG,
+  Follows,
+  GROUP_ID,
+  GROUP_INVITE,
+  GROUP_INVITE_OR_LINK,
+  NormalisedBy,
+  REQUIRED,
+  USER_ID,
+} from '../../common/validators';
 
 const MAX_PARTICIPANTS = 1024;
 const PEOPLE = { description: 'user JIDs or international numbers', example: ['447700900123@s.whatsapp.net'] };
