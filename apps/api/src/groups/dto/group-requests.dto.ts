@@ -1,18 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  MaxLength,
-  MinLength,
-} from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PARTICIPANT_ACTIONS, type ParticipantAction } from '../participant-actions';
+import { PeopleList } from './people-list';
 import {
   BASE64_JPEG,
   Follows,
@@ -24,7 +13,6 @@ import {
   USER_ID,
 } from '../../common/validators';
 
-const MAX_PARTICIPANTS = 1024;
 const PEOPLE = { description: 'user JIDs or international numbers', example: ['447700900123@s.whatsapp.net'] };
 
 export class CreateGroupDto {
@@ -37,24 +25,14 @@ export class CreateGroupDto {
 
   @ApiProperty({ ...PEOPLE, minItems: 1 })
   @IsDefined(REQUIRED)
-  @IsArray()
-  @ArrayMinSize(1, { message: 'must name at least one person' })
-  @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
-  @IsString({ each: true })
-  @NormalisedBy(USER_ID)
-  @Follows(USER_ID)
+  @PeopleList({ atLeastOne: true })
   participants!: string[];
 }
 
 export class UpdateParticipantsDto {
   @ApiProperty({ ...PEOPLE, minItems: 1 })
   @IsDefined(REQUIRED)
-  @IsArray()
-  @ArrayMinSize(1, { message: 'must name at least one person' })
-  @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
-  @IsString({ each: true })
-  @NormalisedBy(USER_ID)
-  @Follows(USER_ID)
+  @PeopleList({ atLeastOne: true })
   participants!: string[];
 
   @ApiProperty({ enum: PARTICIPANT_ACTIONS })
@@ -143,12 +121,7 @@ export const JOIN_REQUEST_ACTIONS = ['approve', 'reject'] as const;
 export class UpdateJoinRequestsDto {
   @ApiProperty({ ...PEOPLE, minItems: 1 })
   @IsDefined(REQUIRED)
-  @IsArray()
-  @ArrayMinSize(1, { message: 'must name at least one person' })
-  @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
-  @IsString({ each: true })
-  @NormalisedBy(USER_ID)
-  @Follows(USER_ID)
+  @PeopleList({ atLeastOne: true })
   participants!: string[];
 
   @ApiProperty({ enum: JOIN_REQUEST_ACTIONS })
