@@ -102,7 +102,13 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
 
   describe('media', () => {
     it.each([
-      ['image', '/messages/image', { mimeType: 'image/png', caption: 'the plan' }, 'imageMessage', { mimetype: 'image/png', caption: 'the plan' }],
+      [
+        'image',
+        '/messages/image',
+        { mimeType: 'image/png', caption: 'the plan' },
+        'imageMessage',
+        { mimetype: 'image/png', caption: 'the plan' },
+      ],
       [
         'document',
         '/messages/document',
@@ -156,13 +162,21 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
       const bytes = randomBytes(3_000);
       const sandboxSent = await http.post(
         '/sandbox/inbound',
-        { from: ANN_PHONE, type: 'media', pushName: 'Ann', media: { mediaType: 'image', mimeType: 'image/png', caption: 'look', data: bytes.toString('base64') } },
+        {
+          from: ANN_PHONE,
+          type: 'media',
+          pushName: 'Ann',
+          media: { mediaType: 'image', mimeType: 'image/png', caption: 'look', data: bytes.toString('base64') },
+        },
         headersOf(sandbox),
       );
       expect(sandboxSent.status).toBe(201);
       const { id } = await media.send(ANN_PHONE, realDevice, { mediaType: 'image', mimetype: 'image/png', caption: 'look', data: bytes });
 
-      const [sandboxEvent, realEvent] = [await messageEvent(sandbox, (sandboxSent.body as { id: string }).id), await messageEvent(real, id)];
+      const [sandboxEvent, realEvent] = [
+        await messageEvent(sandbox, (sandboxSent.body as { id: string }).id),
+        await messageEvent(real, id),
+      ];
       const withoutIds = ({ id: _id, time: _time, media: file, ...rest }: Record<string, unknown>) => {
         const { id: _mediaId, ...described } = file as Record<string, unknown>;
         return { ...rest, media: described };
@@ -188,7 +202,12 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
 
     it("an expired file is asked of the sender's phone with the message's media key, re-uploaded and downloaded", async () => {
       const bytes = randomBytes(2_000);
-      const { id } = await media.send(ANN_PHONE, realDevice, { mediaType: 'document', mimetype: 'application/pdf', fileName: 'old.pdf', data: bytes });
+      const { id } = await media.send(ANN_PHONE, realDevice, {
+        mediaType: 'document',
+        mimetype: 'application/pdf',
+        fileName: 'old.pdf',
+        data: bytes,
+      });
       await messageEvent(real, id);
       await media.expire(id);
       // A fresh socket (after a reconnect) that has uploaded nothing, so it has not asked the network for its media hosts.
@@ -223,9 +242,9 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
 
     it('creates the group on the network with the contacts as members, and reads it back from there', async () => {
       expect(groupId).toMatch(/^120363\d+@g\.us$/);
-      const [onNetwork] = (await network.call<{ id: string; subject: string; participants: { jid: string; admin?: string }[] }[]>('GET', '/groups')).filter(
-        (group) => group.id === groupId,
-      );
+      const [onNetwork] = (
+        await network.call<{ id: string; subject: string; participants: { jid: string; admin?: string }[] }[]>('GET', '/groups')
+      ).filter((group) => group.id === groupId);
       expect(onNetwork).toMatchObject({
         subject: 'Crew',
         participants: [{ jid: `${ME}@s.whatsapp.net`, admin: 'superadmin' }, { jid: ANN }, { jid: BOB }],
@@ -290,7 +309,10 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
         group: groupId,
         message: { conversation: 'Hi all' },
       });
-      const [sandboxEvent, realEvent] = [await messageEvent(sandbox, (sandboxSent.body as { id: string }).id), await messageEvent(real, id)];
+      const [sandboxEvent, realEvent] = [
+        await messageEvent(sandbox, (sandboxSent.body as { id: string }).id),
+        await messageEvent(real, id),
+      ];
       const comparable = ({ id: _id, time: _time, chatId, ...rest }: Record<string, unknown>) => ({
         ...rest,
         chatId: chatId === groupId || chatId === sandboxGroupId ? '<group>' : chatId,

@@ -7,7 +7,8 @@ import { makeLibSignalRepository } from '@whiskeysockets/baileys/lib/Signal/libs
 import { httpError, summariseNode } from './network.mjs';
 import { peerAddress } from './signal-party.mjs';
 
-const { proto, getBinaryNodeChild, getBinaryNodeChildren, addTransactionCapability, encodeWAMessage, unpadRandomMax16, jidNormalizedUser } = baileys;
+const { proto, getBinaryNodeChild, getBinaryNodeChildren, addTransactionCapability, encodeWAMessage, unpadRandomMax16, jidNormalizedUser } =
+  baileys;
 
 const silent = { level: 'silent', trace() {}, debug() {}, info() {}, warn() {}, error() {}, child: () => silent };
 const nowSeconds = () => String(Math.floor(Date.now() / 1000));
@@ -134,7 +135,11 @@ export class Groups {
       const entry = { ...base, recipient: jid, encType: 'skmsg', distribution: distributed.get(owner) ?? null, extras };
       try {
         if (!skmsg) throw new Error('no skmsg in the message');
-        const plaintext = await this.repositoryOf(owner).decryptGroupMessage({ group: node.attrs.to, authorJid: author, msg: skmsg.content });
+        const plaintext = await this.repositoryOf(owner).decryptGroupMessage({
+          group: node.attrs.to,
+          authorJid: author,
+          msg: skmsg.content,
+        });
         entry.message = proto.Message.toObject(proto.Message.decode(unpadRandomMax16(plaintext)), {
           longs: String,
           bytes: String,
@@ -160,7 +165,9 @@ export class Groups {
     });
     const distribution = await contact.phone0.encrypt(
       peerAddress(device),
-      proto.Message.fromObject({ senderKeyDistributionMessage: { groupId: group.id, axolotlSenderKeyDistributionMessage: senderKeyDistributionMessage } }),
+      proto.Message.fromObject({
+        senderKeyDistributionMessage: { groupId: group.id, axolotlSenderKeyDistributionMessage: senderKeyDistributionMessage },
+      }),
       () => device.bundle(),
     );
     const id = `3A${randomBytes(9).toString('hex').toUpperCase()}`;

@@ -23,8 +23,19 @@ function selfSignedCertificate() {
   const certPath = join(directory, 'cert.pem');
   execFileSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', '/CN=fake media server']
-      .concat(['-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyPath, '-out', certPath]),
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=fake media server',
+    ].concat(['-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-keyout', keyPath, '-out', certPath]),
     { stdio: 'ignore' },
   );
   return { key: readFileSync(keyPath), cert: readFileSync(certPath), certPath };
@@ -168,7 +179,12 @@ export class MediaServer {
     }
     connection.send({
       tag: 'notification',
-      attrs: { from: jidNormalizedUser(connection.device.jid), type: 'mediaretry', id: receipt.attrs.id, t: String(Math.floor(Date.now() / 1000)) },
+      attrs: {
+        from: jidNormalizedUser(connection.device.jid),
+        type: 'mediaretry',
+        id: receipt.attrs.id,
+        t: String(Math.floor(Date.now() / 1000)),
+      },
       content,
     });
     return true;
