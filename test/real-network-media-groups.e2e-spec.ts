@@ -231,6 +231,35 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
     });
   });
 
+  describe('in LID addressing mode (one-to-one chats by @lid, the phone number alongside)', () => {
+    beforeAll(() => network.addressing('lid'));
+    afterAll(() => network.addressing('pn'));
+
+    it("the contact's document is the same media event as by phone number, and downloads to its bytes", async () => {
+      const bytes = randomBytes(1_500);
+      const { id } = await media.send(ANN_PHONE, realDevice, {
+        mediaType: 'document',
+        mimetype: 'application/pdf',
+        fileName: 'by-lid.pdf',
+        data: bytes,
+      });
+      expect(await messageEvent(real, id)).toEqual({
+        id,
+        time: expect.any(String),
+        chatId: ANN,
+        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+        isGroup: false,
+        isStatus: false,
+        type: 'media',
+        media: { mediaType: 'document', mimeType: 'application/pdf', id, fileLength: bytes.length, filename: 'by-lid.pdf' },
+      });
+      const response = await download(api.url, id, real);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-disposition']).toBe(`attachment; filename="by-lid.pdf"; filename*=UTF-8''by-lid.pdf`);
+      expect(Buffer.compare(response.body as Buffer, bytes)).toBe(0);
+    });
+  });
+
   describe('groups', () => {
     let groupId: string;
 
