@@ -34,7 +34,7 @@ function assertMediaContent(message: Record<string, unknown> | undefined) {
 }
 
 describe('Baileys media operations', () => {
-  it('downloads the file of a stored message, re-requesting expired files from the sender', async () => {
+  it('downloads the file of a stored message, its binary fields revived as the Buffers Baileys decrypts with', async () => {
     const downloadMediaMessage = jest.fn().mockResolvedValue(Buffer.from('JPEG'));
     const updateMediaMessage = jest.fn();
     const messages = [storedMessage({ id: '3A1B2C', chatJid: CHAT, sentAt: new Date(1_790_000_000_000), message: imageMessage })];
