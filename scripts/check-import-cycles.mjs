@@ -137,6 +137,8 @@ if (cycles.size === 0) {
   console.log(`import cycles: none among ${files.length} files of ${SOURCE_DIRS.join(' and ')}`);
   process.exit(0);
 }
-console.error(`import cycles: ${cycles.size} (in ${components.length} group${components.length === 1 ? '' : 's'} of files that import each other)`);
+console.error(
+  `import cycles: ${cycles.size} (in ${components.length} group${components.length === 1 ? '' : 's'} of files that import each other)`,
+);
 for (const chain of cycles.values()) console.error(`  ${[...chain, chain[0]].map(name).join('\n    -> ')}\n`);
 process.exit(1);

@@ -1,12 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  AppError,
-  jidKind,
-  newMessageId,
-  normaliseUserId,
-  type NormalisedEvent,
-  type SandboxInboundSpec,
-} from '@app/contracts';
+import { AppError, jidKind, newMessageId, normaliseUserId, type NormalisedEvent, type SandboxInboundSpec } from '@app/contracts';
 import { SandboxRepository, SandboxWorldRepository, type SandboxMessageRecord } from '@app/database';
 import { normalise, type MessageInput } from '../events/normalise';
 import { SandboxInboundContent, type PreparedInbound } from './inbound-content';

@@ -50,7 +50,12 @@ export class SandboxOperations {
     this.handlers = table as unknown as typeof this.handlers;
   }
 
-  async perform<N extends OperationName>(instanceId: string, session: SandboxLink, name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
+  async perform<N extends OperationName>(
+    instanceId: string,
+    session: SandboxLink,
+    name: N,
+    args: OperationArgs<N>,
+  ): Promise<OperationResult<N>> {
     const context: OperationContext = { instanceId, self: await this.people.selfJid(instanceId), session };
     const result = (await this.handlers[name](context, args)) as OperationResult<N>;
     await this.world.journal(instanceId, name, args);
