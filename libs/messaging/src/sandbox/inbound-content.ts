@@ -32,11 +32,16 @@ export interface PreparedInbound {
   inbound: InboundContent;
 }
 
+/** The change a message makes to the message it is about (reactions, pins). */
+export interface InboundEffect {
+  targetId: string;
+  apply(content: Record<string, unknown>): void;
+}
+
 interface InboundContent {
   type: string;
   content: Record<string, unknown>;
-  /** The change the message makes to the message it is about (reactions, pins). */
-  effect?: { targetId: string; apply(content: Record<string, unknown>): void };
+  effect?: InboundEffect;
 }
 
 /** What a contact may send: each inbound message checked against the network's state and built as the network stores it. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, jidKind, newMessageId, normaliseUserId, type NormalisedEvent, type SandboxInboundSpec } from '@app/contracts';
 import { SandboxRepository, SandboxWorldRepository, type SandboxMessageRecord } from '@app/database';
 import { normalise, type MessageInput } from '../events/normalise';
-import { SandboxInboundContent, type PreparedInbound } from './inbound-content';
+import { SandboxInboundContent, type InboundEffect, type PreparedInbound } from './inbound-content';
 import type { SandboxLink } from './sandbox-link';
 import { SandboxLinks } from './sandbox-links';
 import { storedMessageInput } from './sandbox-messages';
@@ -70,14 +70,7 @@ export class SandboxInbound {
     const lastPushName = new Map<string, string>();
     for (const each of delivered) {
       const { spec, from, inbound } = each;
-      if (inbound.effect) {
-        const target = await this.store.message(instanceId, inbound.effect.targetId);
-        if (target) {
-          const content = { ...target.content };
-          inbound.effect.apply(content);
-          await this.store.updateContent(instanceId, target.id, content);
-        }
-      }
+      await this.applyEffect(instanceId, inbound.effect);
       if (spec.pushName) {
         const before = await this.store.setPushName(instanceId, from, spec.pushName);
         if (before !== spec.pushName)
@@ -125,14 +118,7 @@ export class SandboxInbound {
       type: inbound.type,
       content: inbound.content,
     });
-    if (inbound.effect) {
-      const target = await this.store.message(instanceId, inbound.effect.targetId);
-      if (target) {
-        const content = { ...target.content };
-        inbound.effect.apply(content);
-        await this.store.updateContent(instanceId, target.id, content);
-      }
-    }
+    await this.applyEffect(instanceId, inbound.effect);
     if (spec.pushName) {
       // As on the network: a message carries its sender's push name, and a changed one is announced first.
       const before = await this.store.setPushName(instanceId, from, spec.pushName);
@@ -183,6 +169,16 @@ export class SandboxInbound {
       }),
     );
     return { id: args.messageId };
+  }
+
+  /** A reaction or pin changes the message it is about, as the phones show it. */
+  private async applyEffect(instanceId: string, effect: InboundEffect | undefined): Promise<void> {
+    if (!effect) return;
+    const target = await this.store.message(instanceId, effect.targetId);
+    if (!target) return;
+    const content = { ...target.content };
+    effect.apply(content);
+    await this.store.updateContent(instanceId, target.id, content);
   }
 
   /** A stored message as the normaliser takes it, with what it quotes and its people resolved. */
