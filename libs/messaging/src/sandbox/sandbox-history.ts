@@ -3,11 +3,8 @@ import type { OperationArgs } from '@app/contracts';
 import { SandboxRepository, type SandboxMessageRecord } from '@app/database';
 import { normalise, type MessageInput } from '../events/normalise';
 import type { OperationContext } from './operations/operation-handlers';
-import { storedMessageInput, type MessageContext } from './sandbox-messages';
+import { NOT_IN_HISTORY, storedMessageInput, type MessageContext } from './sandbox-messages';
 import { SandboxPeople } from './sandbox-people';
-
-/** Messages that only change another message; history shows their effect, not them. */
-const NOT_IN_HISTORY = new Set(['reaction', 'pinInChat']);
 
 /** The phone answering an on-demand history request for one chat. */
 @Injectable()

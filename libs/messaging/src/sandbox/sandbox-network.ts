@@ -6,7 +6,7 @@ import { normalise, type MessageInput } from '../events/normalise';
 import type { SentMessage } from '../driver';
 import type { AttachedLink } from './sandbox-link';
 import { SandboxLinks } from './sandbox-links';
-import { PIN_SECONDS, storedMessageInput, type MessageContext } from './sandbox-messages';
+import { NOT_IN_HISTORY, PIN_SECONDS, storedMessageInput, type MessageContext } from './sandbox-messages';
 import { SandboxPeople } from './sandbox-people';
 
 type Operation = 'edit' | 'delete' | 'reaction' | 'read' | 'star' | 'pin' | 'delete_for_me';
@@ -23,8 +23,6 @@ const OPERATIONS: Partial<Record<OutboundMessage['kind'], Operation>> = {
 
 /** Only the author may edit or delete for everyone. */
 const AUTHOR_ONLY = new Set<Operation>(['edit', 'delete']);
-/** Messages that only change another message; history shows their effect, not them. */
-const NOT_IN_HISTORY = new Set(['reaction', 'pinInChat']);
 
 /**
  * The simulated network as an instance's session meets it: the session attaches to it, reads its device, and the
