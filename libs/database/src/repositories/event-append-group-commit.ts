@@ -1,6 +1,6 @@
 import { DatabaseError } from 'pg';
 import { newEventId, type EventType } from '@app/contracts';
-import type { StoredEvent } from './event-log.repository';
+import type { StoredEvent } from './stored-event';
 import type { Queryable } from './message-group-commit';
 
 export interface AppendRequest {

@@ -4,7 +4,7 @@ import { SandboxRepository, type SandboxGroupRecord, type SandboxGroupUpdate } f
 import { normalise, type Actor } from '../../events/normalise';
 import { refuseRemovingSelf } from '../../network-rules';
 import { SandboxCommunityMembership } from '../community-membership';
-import { SandboxNetwork } from '../sandbox-network';
+import { SandboxPeople } from '../sandbox-people';
 import type { OperationContext } from '../operations/operation-handlers';
 import { isAdmin } from './group-access';
 
@@ -15,7 +15,7 @@ import { isAdmin } from './group-access';
 @Injectable()
 export class SandboxGroupMembership {
   constructor(
-    private readonly network: SandboxNetwork,
+    private readonly people: SandboxPeople,
     private readonly store: SandboxRepository,
     private readonly community: SandboxCommunityMembership,
   ) {}
@@ -30,8 +30,8 @@ export class SandboxGroupMembership {
           ? { remove: people }
           : { roles: people.map((jid) => ({ jid, role: action === 'promote' ? 'admin' : 'member' })) };
     await this.store.updateGroup(instanceId, group.jid, update);
-    const by = await this.network.actor(instanceId, self, self);
-    const party = await this.network.partyResolver(instanceId);
+    const by = await this.people.actor(instanceId, self, self);
+    const party = await this.people.partyResolver(instanceId);
     const change = { add: 'join', remove: 'leave', promote: 'promote', demote: 'demote' }[action];
     context.session.deliver(normalise.group({ groupId: group.jid, by, at: new Date(), [change]: people.map(party) }));
     if (action === 'add' || action === 'remove') await this.followCommunity(context, group, by);
@@ -41,8 +41,8 @@ export class SandboxGroupMembership {
   async admit(context: OperationContext, group: SandboxGroupRecord, people: string[]): Promise<void> {
     const { instanceId, self } = context;
     await this.store.updateGroup(instanceId, group.jid, { add: people });
-    const by = await this.network.actor(instanceId, self, self);
-    const party = await this.network.partyResolver(instanceId);
+    const by = await this.people.actor(instanceId, self, self);
+    const party = await this.people.partyResolver(instanceId);
     context.session.deliver(normalise.group({ groupId: group.jid, by, at: new Date(), joinReason: 'approval', join: people.map(party) }));
     await this.followCommunity(context, group, by);
   }
