@@ -61,11 +61,9 @@ export type SendOf<K extends MessageKind> = { [P in K]: { kind: P; chatJid: stri
 export type Send = SendOf<MessageKind>;
 
 export type MediaKind = (typeof MEDIA_KINDS)[number];
-/** Sends that change an existing message rather than add one. */
-export type MessageActionKind = 'edit' | 'delete' | 'delete_for_me' | 'reaction' | 'read' | 'star' | 'pin';
 
-const MEDIA_KIND_SET: ReadonlySet<MessageKind> = new Set<MediaKind>(MEDIA_KINDS);
-const MESSAGE_ACTION_KIND_SET: ReadonlySet<MessageKind> = new Set<MessageActionKind>([
+/** Sends that change an existing message rather than add one. */
+export const MESSAGE_ACTION_KINDS = [
   'edit',
   'delete',
   'delete_for_me',
@@ -73,7 +71,11 @@ const MESSAGE_ACTION_KIND_SET: ReadonlySet<MessageKind> = new Set<MessageActionK
   'read',
   'star',
   'pin',
-]);
+] as const satisfies readonly MessageKind[];
+export type MessageActionKind = (typeof MESSAGE_ACTION_KINDS)[number];
+
+const MEDIA_KIND_SET: ReadonlySet<MessageKind> = new Set<MediaKind>(MEDIA_KINDS);
+const MESSAGE_ACTION_KIND_SET: ReadonlySet<MessageKind> = new Set<MessageActionKind>(MESSAGE_ACTION_KINDS);
 
 export function isMediaSend<S extends Send>(send: S): send is Extract<S, SendOf<MediaKind>> {
   return MEDIA_KIND_SET.has(send.kind);
