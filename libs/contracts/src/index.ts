@@ -8,6 +8,7 @@ export * from './live-status';
 export * from './commands';
 export * from './queues';
 export * from './messages';
+export * from './sends';
 export * from './operations';
 export * from './store-facts';
 export * from './message-limits';

@@ -30,15 +30,6 @@ export const MEDIA_KINDS = ['image', 'video', 'audio', 'voice', 'document', 'sti
 /** How a stored media send refers to its content: bytes kept with the message, or a URL fetched at send time. */
 export type MediaSource = { blobId: string; mimeType: string; size: number; sha256: string } | { url: string; mimeType?: string };
 
-export interface OutboundMessage {
-  id: string;
-  kind: MessageKind;
-  chatJid: string;
-  payload: Record<string, unknown>;
-  /** The media content, resolved by the worker just before sending. */
-  media?: { data: Buffer; mimeType: string };
-}
-
 /** Largest media a send may carry (inline or fetched). */
 export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
 

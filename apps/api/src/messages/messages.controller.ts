@@ -100,7 +100,7 @@ export class MessagesController {
     @Body() dto: SendImageDto,
     @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
-    return this.media.send(scope, 'image', dto, key);
+    return this.media.send(scope, { kind: 'image', dto }, key);
   }
 
   /** Sends a video, with an optional caption: `data` (base64) or a public http(s) `url`, fetched when sending (at most 50 MB). */
@@ -113,7 +113,7 @@ export class MessagesController {
     @Body() dto: SendVideoDto,
     @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
-    return this.media.send(scope, 'video', dto, key);
+    return this.media.send(scope, { kind: 'video', dto }, key);
   }
 
   /** Sends an audio file: `data` (base64) or a public http(s) `url`, fetched when sending (at most 50 MB). */
@@ -126,7 +126,7 @@ export class MessagesController {
     @Body() dto: SendAudioDto,
     @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
-    return this.media.send(scope, 'audio', dto, key);
+    return this.media.send(scope, { kind: 'audio', dto }, key);
   }
 
   /** Sends a voice note (push-to-talk): `data` (base64) or a public http(s) `url`, fetched when sending (at most 50 MB). */
@@ -139,7 +139,7 @@ export class MessagesController {
     @Body() dto: SendVoiceDto,
     @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
-    return this.media.send(scope, 'voice', dto, key);
+    return this.media.send(scope, { kind: 'voice', dto }, key);
   }
 
   /** Sends a document with its file name: `data` (base64) or a public http(s) `url`, fetched when sending (at most 50 MB). */
@@ -152,7 +152,7 @@ export class MessagesController {
     @Body() dto: SendDocumentDto,
     @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
-    return this.media.send(scope, 'document', dto, key);
+    return this.media.send(scope, { kind: 'document', dto }, key);
   }
 
   /** Sends a sticker (WebP): `data` (base64) or a public http(s) `url`, fetched when sending (at most 50 MB). */
@@ -165,7 +165,7 @@ export class MessagesController {
     @Body() dto: SendStickerDto,
     @OptionalHeader(IDEMPOTENCY_HEADER) key?: string,
   ): Promise<CreatedIdDto> {
-    return this.media.send(scope, 'sticker', dto, key);
+    return this.media.send(scope, { kind: 'sticker', dto }, key);
   }
 
   /** Sends a contact card. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppError, newMessageId, type InstanceScope, type MessageKind } from '@app/contracts';
+import { AppError, newMessageId, type InstanceScope, type Send } from '@app/contracts';
 import { IdempotencyMismatch, MessageRepository } from '@app/database';
 import { SendQueues } from './send-queues';
 
@@ -19,13 +19,8 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
-export interface SendRequest {
-  kind: MessageKind;
-  chatJid: string;
-  payload: Record<string, unknown>;
-  /** The request as the client sent it, for idempotency comparisons. */
-  body: object;
-}
+/** A send built from its validated request, with that request as the client sent it (for idempotency comparisons). */
+export type SendRequest = Send & { body: object };
 
 /**
  * Durable accept: the message row is committed before the answer, then the owning worker is notified.
@@ -55,14 +50,8 @@ export class MessagesService {
       : undefined;
     let accepted;
     try {
-      accepted = await this.messages.accept(scope.instanceId, {
-        id: newMessageId(),
-        kind: request.kind,
-        chatJid: request.chatJid,
-        payload: request.payload,
-        idempotencyKey,
-        requestHash,
-      });
+      const { body: _body, ...send } = request;
+      accepted = await this.messages.accept(scope.instanceId, { ...send, id: newMessageId(), idempotencyKey, requestHash });
     } catch (error) {
       if (error instanceof IdempotencyMismatch) throw new AppError('idempotency_mismatch');
       throw error;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { MAX_MEDIA_BYTES, PermanentSendError, type MediaSource, type OutboundMessage } from '@app/contracts';
+import { MAX_MEDIA_BYTES, PermanentSendError, mediaSourceOf, type OutboundMessage } from '@app/contracts';
 import { MediaRepository, type StoredMessage } from '@app/database';
 import { OutboundHttp, outboundPolicy } from '@app/security';
 
@@ -19,7 +19,7 @@ export class MediaResolver {
   }
 
   async resolve(message: StoredMessage): Promise<OutboundMessage> {
-    const source = message.payload.media as MediaSource | undefined;
+    const source = mediaSourceOf(message);
     if (!source) return message;
     if ('blobId' in source) {
       const data = await this.media.load(source.blobId);
@@ -37,7 +37,7 @@ export class MediaResolver {
 
   /** Inline bytes are only kept until the network has them. */
   async release(message: StoredMessage): Promise<void> {
-    const source = message.payload.media as MediaSource | undefined;
+    const source = mediaSourceOf(message);
     if (source && 'blobId' in source) await this.media.delete(source.blobId);
   }
 }

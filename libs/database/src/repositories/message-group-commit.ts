@@ -5,7 +5,8 @@ export interface GroupCommitMessage {
   id: string;
   kind: string;
   chatJid: string;
-  payload: Record<string, unknown>;
+  /** Stored as JSON. */
+  payload: object;
   idempotencyKey?: string;
   requestHash?: string;
 }

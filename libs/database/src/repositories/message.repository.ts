@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EventType, type MessageKind, type OutboundMessage } from '@app/contracts';
+import { type EventType, type OutboundMessage, type Send } from '@app/contracts';
 import type { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
 import { GroupCommitMismatch, MessageGroupCommit } from './message-group-commit';
@@ -12,20 +12,25 @@ export interface AcceptedMessage {
   replayed: boolean;
 }
 
-export interface NewMessage {
+export type NewMessage = Send & {
   id: string;
-  kind: MessageKind;
-  chatJid: string;
-  payload: Record<string, unknown>;
   idempotencyKey?: string;
   requestHash?: string;
-}
+};
 
 export class IdempotencyMismatch extends Error {}
 
-export interface StoredMessage extends OutboundMessage {
+export type StoredMessage = OutboundMessage & {
   seq: bigint;
   status: 'accepted' | 'sent' | 'failed';
+};
+
+/**
+ * A stored row as the send it was accepted as. The API wrote `payload` from the typed send of the row's `kind` (the
+ * JSON shape of a kind only ever gains optional fields), so the row is read as that send without a second check.
+ */
+function storedSend(kind: string, chatJid: string, payload: unknown): Send {
+  return { kind, chatJid, payload } as Send;
 }
 
 @Injectable()
@@ -59,7 +64,7 @@ export class MessageRepository {
       id: string;
       kind: string;
       chat_jid: string;
-      payload: Record<string, unknown>;
+      payload: unknown;
       seq_text: string;
     }>(
       // Ordered by the stored number, not by its text ('10' < '9'): send order is acceptance order.
@@ -67,10 +72,8 @@ export class MessageRepository {
       [instanceId, limit],
     );
     return rows.map((row) => ({
+      ...storedSend(row.kind, row.chat_jid, row.payload),
       id: row.id,
-      kind: row.kind as MessageKind,
-      chatJid: row.chat_jid,
-      payload: row.payload,
       seq: BigInt(row.seq_text),
       status: 'accepted',
     }));
@@ -94,14 +97,7 @@ export class MessageRepository {
   async find(instanceId: string, id: string): Promise<StoredMessage | null> {
     const row = await this.prisma.message.findFirst({ where: { id, instanceId } });
     if (!row) return null;
-    return {
-      id: row.id,
-      kind: row.kind as MessageKind,
-      chatJid: row.chatJid,
-      payload: row.payload as Record<string, unknown>,
-      seq: row.seq,
-      status: row.status,
-    };
+    return { ...storedSend(row.kind, row.chatJid, row.payload), id: row.id, seq: row.seq, status: row.status };
   }
 
   /** Instances of these shards with messages accepted before `olderThan` and still not dispatched. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { PermanentSendError, type NormalisedEvent, type OutboundMessage } from '@app/contracts';
+import { PermanentSendError, isMessageAction, type MessageActionKind, type NormalisedEvent, type OutboundMessage } from '@app/contracts';
 import { SandboxRepository, type SandboxDeviceState, type SandboxMessageRecord } from '@app/database';
 import { normalise, type MessageInput } from '../events/normalise';
 import type { SentMessage } from '../driver';
@@ -9,17 +9,7 @@ import { SandboxLinks } from './sandbox-links';
 import { NOT_IN_HISTORY, PIN_SECONDS, storedMessageInput, type MessageContext } from './sandbox-messages';
 import { SandboxPeople } from './sandbox-people';
 
-type Operation = 'edit' | 'delete' | 'reaction' | 'read' | 'star' | 'pin' | 'delete_for_me';
-
-const OPERATIONS: Partial<Record<OutboundMessage['kind'], Operation>> = {
-  edit: 'edit',
-  delete: 'delete',
-  reaction: 'reaction',
-  read: 'read',
-  star: 'star',
-  pin: 'pin',
-  delete_for_me: 'delete_for_me',
-};
+type Operation = MessageActionKind;
 
 /** Only the author may edit or delete for everyone. */
 const AUTHOR_ONLY = new Set<Operation>(['edit', 'delete']);
@@ -58,9 +48,8 @@ export class SandboxNetwork {
   /** The network takes a message (or an edit, delete or reaction) from the instance. */
   async receive(instanceId: string, message: OutboundMessage): Promise<SentMessage> {
     const self = await this.people.selfJid(instanceId);
-    const operation = OPERATIONS[message.kind];
-    if (operation) {
-      await this.applyOperation(instanceId, self, message, operation);
+    if (isMessageAction(message)) {
+      await this.applyOperation(instanceId, self, message, message.kind);
       return {};
     }
     const record = {
@@ -105,7 +94,7 @@ export class SandboxNetwork {
 
   /** What the recipient's phone gets: for media, the file's type, size and digest instead of how we obtained it. */
   private rendered(message: OutboundMessage): Record<string, unknown> {
-    if (!message.media) return message.payload;
+    if (!message.media) return { ...message.payload };
     const { data, mimeType } = message.media;
     return { ...message.payload, media: { mimeType, size: data.length, sha256: createHash('sha256').update(data).digest('hex') } };
   }
@@ -115,9 +104,8 @@ export class SandboxNetwork {
    * for the whole chat; reactions per reactor; read receipts towards the sender; stars and deletes-for-me only in
    * this instance's own view.
    */
-  private async applyOperation(instanceId: string, self: string, message: OutboundMessage, operation: Operation): Promise<void> {
-    const payload = message.payload;
-    const targetId = typeof payload.targetId === 'string' ? payload.targetId : '';
+  private async applyOperation(instanceId: string, self: string, message: OutboundMessage<Operation>, operation: Operation): Promise<void> {
+    const targetId = message.payload.targetId;
     const target = await this.store.message(instanceId, targetId);
     if (!target || target.chatJid !== message.chatJid)
       throw new PermanentSendError(`message ${targetId} is unknown to the network in ${message.chatJid}`);
@@ -127,30 +115,30 @@ export class SandboxNetwork {
       throw new PermanentSendError(`message ${targetId} was sent by this instance; only received messages are read`);
     }
     const content = { ...target.content };
-    switch (operation) {
+    switch (message.kind) {
       case 'edit':
-        Object.assign(content, { text: payload.text, edited: true });
+        Object.assign(content, { text: message.payload.text, edited: true });
         break;
       case 'delete':
         content.deleted = true;
         break;
       case 'reaction': {
         const reactions = { ...((content.reactions as Record<string, string> | undefined) ?? {}) };
-        const emoji = typeof payload.reaction === 'string' ? payload.reaction : '';
+        const emoji = message.payload.reaction;
         if (emoji) reactions[self] = emoji;
         else delete reactions[self];
         content.reactions = reactions;
         break;
       }
       case 'read':
-        await this.store.setMessageStatus(instanceId, targetId, typeof payload.receiptType === 'string' ? payload.receiptType : 'read');
+        await this.store.setMessageStatus(instanceId, targetId, message.payload.receiptType ?? 'read');
         return;
       case 'star':
-        content.starred = payload.starred !== false;
+        content.starred = message.payload.starred !== false;
         break;
       case 'pin':
-        if (payload.pinned === false) delete content.pinned;
-        else content.pinned = { by: self, seconds: PIN_SECONDS[typeof payload.pinExpiration === 'string' ? payload.pinExpiration : '7d'] };
+        if (message.payload.pinned === false) delete content.pinned;
+        else content.pinned = { by: self, seconds: PIN_SECONDS[message.payload.pinExpiration ?? '7d'] };
         break;
       case 'delete_for_me':
         content.deletedForMe = true;

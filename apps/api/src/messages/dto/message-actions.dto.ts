@@ -10,17 +10,16 @@ import {
   type ValidationArguments,
   type ValidationOptions,
 } from 'class-validator';
+import {
+  PIN_EXPIRATIONS,
+  SEND_RECEIPT_TYPES as RECEIPT_TYPES,
+  type PinExpiration,
+  type SendReceiptType as ReceiptType,
+} from '@app/contracts';
 import { IsChatId, IsUserId, ToChatJid, ToUserJid } from './jid.validators';
 import { IsDateTime, IsNotBlank, MaxChars, REQUIRED, charCount } from './message.validators';
 import { SendOptionsDto } from './send-options.dto';
 import { MAX_TEXT_CHARS } from './send-text.dto';
-
-export const RECEIPT_TYPES = ['delivered', 'sender', 'read', 'played'] as const;
-export type ReceiptType = (typeof RECEIPT_TYPES)[number];
-
-/** Pin durations the network offers. */
-export const PIN_EXPIRATIONS = ['24h', '7d', '30d'] as const;
-export type PinExpiration = (typeof PIN_EXPIRATIONS)[number];
 
 /** The longest emoji sequences (ZWJ families with skin tones, tag flags) stay well under this many code points. */
 const MAX_REACTION_CODE_POINTS = 16;

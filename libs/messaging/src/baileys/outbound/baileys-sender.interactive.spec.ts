@@ -29,7 +29,7 @@ const BIZ = {
 };
 const BOT = { tag: 'bot', attrs: { biz_bot: '1' } };
 
-const buttons = (chatJid: string): OutboundMessage => ({
+const buttons = (chatJid: string): OutboundMessage<'buttons'> => ({
   id: ID,
   kind: 'buttons',
   chatJid,

@@ -1,4 +1,4 @@
-import { PermanentSendError, type OutboundMessage } from '@app/contracts';
+import { PermanentSendError, type MessageKind, type OutboundMessage, type SendPayloads } from '@app/contracts';
 import type { WAMessage } from '../baileys-library';
 import { asReceived, signalRepositoryWith } from '../testing/rc14';
 import { BaileysSender } from './baileys-sender';
@@ -45,8 +45,8 @@ describe('BaileysSender: operations on messages', () => {
   let socket: FakeSocket;
   let store: FakeMessageStore;
   const sender = new BaileysSender({ interactiveTextFallback: 'after' });
-  const send = (kind: OutboundMessage['kind'], chatJid: string, payload: Record<string, unknown>) =>
-    sender.send(fakeContext(socket, store), { id: OP, kind, chatJid, payload });
+  const send = <K extends MessageKind>(kind: K, chatJid: string, payload: SendPayloads[K]) =>
+    sender.send(fakeContext(socket, store), { id: OP, kind, chatJid, payload } as OutboundMessage);
   /** What Baileys answers for an operation sent with sendMessage: the protocol, reaction or pin message it made. */
   const answers = (message: WAMessage['message'], chatJid = CONTACT) =>
     socket.sendMessage.mockResolvedValueOnce(networkMessage(chatJid, OP, message ?? {}));
@@ -295,7 +295,7 @@ describe('BaileysSender: operations on messages', () => {
     });
     /** The key as rc14 made it, which protocol messages must carry. */
     const LID_KEY = { remoteJid: CONTACT_LID, fromMe: false, id: FROM_LID };
-    const sendHere = (kind: OutboundMessage['kind'], payload: Record<string, unknown>, id = OP) =>
+    const sendHere = <K extends MessageKind>(kind: K, payload: SendPayloads[K], id = OP) =>
       sender.send(
         { ...fakeContext(socket, store), socket: { ...socket, ...signalRepositoryWith([{ lid: CONTACT_LID, pn: CONTACT }]) } as never },
         {
@@ -303,7 +303,7 @@ describe('BaileysSender: operations on messages', () => {
           kind,
           chatJid: CONTACT,
           payload,
-        },
+        } as OutboundMessage,
       );
 
     beforeEach(() => store.keep(receivedByLid));

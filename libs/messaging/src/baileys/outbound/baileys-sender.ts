@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { jidKind, PermanentSendError, type OutboundMessage } from '@app/contracts';
+import { isMessageAction, jidKind, PermanentSendError, type OutboundMessage } from '@app/contracts';
 import type { SentMessage } from '../../driver';
 import type { BaileysContext, BaileysSenderPort } from '../baileys-context';
 import { prepareMessage } from './message-content';
-import { isOperation, performOperation } from './message-operations';
+import { performOperation } from './message-operations';
 import { keepSent } from './network-store';
 import { ownMessage } from './own-message';
 import { classifySendError } from './send-errors';
@@ -26,12 +26,12 @@ export class BaileysSender implements BaileysSenderPort {
   }
 
   private async dispatch(context: BaileysContext, message: OutboundMessage): Promise<SentMessage> {
-    if (isOperation(message.kind)) {
+    if (isMessageAction(message)) {
       await performOperation(context, message);
       return {};
     }
     if (message.kind === 'buttons' || message.kind === 'list') {
-      return sendInteractive(context, { ...message, kind: message.kind }, this.config.interactiveTextFallback);
+      return sendInteractive(context, message, this.config.interactiveTextFallback);
     }
     const { content, options } = await prepareMessage(context, message);
     context.sent?.add(message.id);

@@ -1,6 +1,5 @@
 import type { BinaryNode, proto } from '@whiskeysockets/baileys';
-import { jidKind, PermanentSendError } from '@app/contracts';
-import { optionalText, records, requiredText, type Payload } from './payload-fields';
+import { jidKind, type InteractiveButton, type ListPayload, type OutboundMessage } from '@app/contracts';
 
 type NativeFlowButton = proto.Message.InteractiveMessage.NativeFlowMessage.INativeFlowButton;
 
@@ -15,44 +14,40 @@ function button(name: string, params: Record<string, string>): NativeFlowButton 
 }
 
 /** Our button types as native-flow buttons: reply → quick_reply, url → cta_url, copy → cta_copy, call → cta_call. */
-function nativeButton(spec: Payload, index: number): NativeFlowButton {
-  const display_text = requiredText(spec, 'text');
-  const type = optionalText(spec, 'type') ?? 'reply';
-  switch (type) {
+function nativeButton(spec: InteractiveButton): NativeFlowButton {
+  const display_text = spec.text;
+  switch (spec.type) {
     case 'reply':
-      return button('quick_reply', { display_text, id: requiredText(spec, 'id') });
+      return button('quick_reply', { display_text, id: spec.id });
     case 'url':
-      return button('cta_url', { display_text, url: requiredText(spec, 'url') });
+      return button('cta_url', { display_text, url: spec.url });
     case 'copy':
-      return button('cta_copy', { display_text, copy_code: requiredText(spec, 'copyCode') });
+      return button('cta_copy', { display_text, copy_code: spec.copyCode });
     case 'call':
-      return button('cta_call', { display_text, phone_number: requiredText(spec, 'phoneNumber') });
-    default:
-      throw new PermanentSendError(`buttons[${index}] has the unknown type ${type}`);
+      return button('cta_call', { display_text, phone_number: spec.phoneNumber });
   }
 }
 
 /** A list is one `single_select` button that opens the sections. */
-function listButton(payload: Payload): NativeFlowButton {
-  const sections = records(payload, 'sections').map((section) => {
-    const title = optionalText(section, 'title');
-    const rows = records(section, 'rows').map((row) => {
-      const description = optionalText(row, 'description');
-      return { title: requiredText(row, 'title'), ...(description ? { description } : {}), id: requiredText(row, 'id') };
-    });
-    return { ...(title ? { title } : {}), rows };
+function listButton(payload: ListPayload): NativeFlowButton {
+  const sections = payload.sections.map((section) => {
+    const rows = section.rows.map((row) => ({
+      title: row.title,
+      ...(row.description ? { description: row.description } : {}),
+      id: row.id,
+    }));
+    return { ...(section.title ? { title: section.title } : {}), rows };
   });
-  return { name: 'single_select', buttonParamsJson: JSON.stringify({ title: requiredText(payload, 'buttonText'), sections }) };
+  return { name: 'single_select', buttonParamsJson: JSON.stringify({ title: payload.buttonText, sections }) };
 }
 
 /** The native-flow `interactiveMessage` of a buttons or list send. */
-export function interactiveMessage(kind: 'buttons' | 'list', payload: Payload): proto.Message.IInteractiveMessage {
-  const header = optionalText(payload, 'header');
-  const footer = optionalText(payload, 'footer');
-  const buttons = kind === 'list' ? [listButton(payload)] : records(payload, 'buttons').map(nativeButton);
+export function interactiveMessage(message: OutboundMessage<'buttons' | 'list'>): proto.Message.IInteractiveMessage {
+  const { header, footer, text } = message.payload;
+  const buttons = message.kind === 'list' ? [listButton(message.payload)] : message.payload.buttons.map(nativeButton);
   return {
     ...(header ? { header: { title: header, hasMediaAttachment: false } } : {}),
-    body: { text: requiredText(payload, 'text') },
+    body: { text },
     ...(footer ? { footer: { text: footer } } : {}),
     nativeFlowMessage: { buttons, messageVersion: 1 },
   };

@@ -21,17 +21,17 @@ async function sendText(context: BaileysContext, chatJid: string, text: string, 
  */
 export async function sendInteractive(
   context: BaileysContext,
-  message: OutboundMessage & { kind: 'buttons' | 'list' },
+  message: OutboundMessage<'buttons' | 'list'>,
   fallback: InteractiveTextFallback,
 ): Promise<SentMessage> {
   if (fallback === 'instead') {
-    const sent = await sendText(context, message.chatJid, fallbackText(message.kind, message.payload), message.id);
+    const sent = await sendText(context, message.chatJid, fallbackText(message), message.id);
     return sent ? { ownMessage: ownMessage(context, sent) } : {};
   }
   const now = new Date();
   const generated = context.lib.generateWAMessageFromContent(
     message.chatJid,
-    { interactiveMessage: interactiveMessage(message.kind, message.payload) },
+    { interactiveMessage: interactiveMessage(message) },
     // As sendMessage does: the account's device JID is the participant of our group messages.
     { userJid: context.socket.user?.id ?? context.selfJid, messageId: message.id, timestamp: now },
   );
@@ -42,7 +42,7 @@ export async function sendInteractive(
   });
   await keepSent(context, generated);
   if (fallback === 'after') {
-    await sendText(context, message.chatJid, fallbackText(message.kind, message.payload), fallbackMessageId(message.id));
+    await sendText(context, message.chatJid, fallbackText(message), fallbackMessageId(message.id));
   }
   return { ownMessage: ownMessage(context, generated) };
 }

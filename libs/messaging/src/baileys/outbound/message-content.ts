@@ -1,10 +1,16 @@
 import { Logger } from '@nestjs/common';
 import type { AnyMessageContent, MiscMessageGenerationOptions, WAUrlInfo, proto } from '@whiskeysockets/baileys';
-import { PermanentSendError, type OutboundMessage } from '@app/contracts';
+import {
+  PermanentSendError,
+  type ContactPayload,
+  type LinkPayload,
+  type MediaKind,
+  type OutboundMessage,
+  type SendOptionsPayload,
+} from '@app/contracts';
 import type { BaileysContext } from '../baileys-context';
 import type { WAMessage } from '../baileys-library';
 import { storedMessage } from './network-store';
-import { flag, optionalNumber, optionalText, requiredNumber, requiredText, texts, type Payload } from './payload-fields';
 
 const logger = new Logger('BaileysSender');
 
@@ -20,27 +26,26 @@ interface ContextExtras {
   contextInfo?: proto.IContextInfo;
 }
 
-function extras(payload: Payload): ContextExtras {
-  const mentions = texts(payload, 'mentions');
+function extras(payload: SendOptionsPayload): ContextExtras {
+  const mentions = payload.mentions;
   return {
-    ...(mentions ? { mentions } : {}),
+    ...(mentions?.length ? { mentions } : {}),
     // A score of 1 is what a single manual forward carries; higher scores show "forwarded many times".
-    ...(flag(payload, 'isForwarded') ? { contextInfo: { isForwarded: true, forwardingScore: 1 } } : {}),
+    ...(payload.isForwarded ? { contextInfo: { isForwarded: true, forwardingScore: 1 } } : {}),
   };
 }
 
-function bytes(message: OutboundMessage): { data: Buffer; mimetype: string } {
+function bytes(message: OutboundMessage<MediaKind>): { data: Buffer; mimetype: string } {
   if (!message.media) throw new PermanentSendError(`the ${message.kind} message ${message.id} has no media content`);
   return { data: message.media.data, mimetype: message.media.mimeType };
 }
 
-function viewOnce(payload: Payload): { viewOnce?: true } {
-  return flag(payload, 'viewOnce') ? { viewOnce: true } : {};
+function viewOnce(payload: { viewOnce?: boolean }): { viewOnce?: true } {
+  return payload.viewOnce ? { viewOnce: true } : {};
 }
 
-function caption(payload: Payload): { caption?: string } {
-  const text = optionalText(payload, 'caption');
-  return text ? { caption: text } : {};
+function caption(payload: { caption?: string }): { caption?: string } {
+  return payload.caption ? { caption: payload.caption } : {};
 }
 
 /** vCard 3.0 text values escape backslashes, commas, semicolons and line breaks. */
@@ -54,10 +59,10 @@ function formattedName(vcard: string): string | undefined {
   return value ? value.replace(/\\n/gi, ' ').replace(/\\([\\,;])/g, '$1') : undefined;
 }
 
-function contactCard(payload: Payload): { displayName?: string; vcard: string } {
-  const given = optionalText(payload, 'vcard');
-  const name = optionalText(payload, 'displayName');
-  if (given) return { displayName: name ?? formattedName(given), vcard: given };
+function contactCard(payload: ContactPayload): { displayName?: string; vcard: string } {
+  const given = payload.vcard;
+  const name = payload.displayName;
+  if (given) return { displayName: name || formattedName(given), vcard: given };
   if (!name) throw new PermanentSendError('a contact needs a displayName or a vcard');
   return { displayName: name, vcard: `BEGIN:VCARD\nVERSION:3.0\nFN:${vcardText(name)}\nEND:VCARD` };
 }
@@ -67,68 +72,73 @@ function contactCard(payload: Payload): { displayName?: string; vcard: string } 
  * outside the gateway's SSRF-safe client. Clients show the preview for a URL that appears in the text, so it is added
  * when the text leaves it out.
  */
-function linkContent(payload: Payload): AnyMessageContent {
-  const url = requiredText(payload, 'url');
-  const text = requiredText(payload, 'text');
-  const thumbnail = optionalText(payload, 'jpegThumbnail');
-  const description = optionalText(payload, 'description');
+function linkContent(payload: LinkPayload): AnyMessageContent {
+  const { url, text, jpegThumbnail, description } = payload;
   const preview: WAUrlInfo = {
     'canonical-url': url,
     'matched-text': url,
-    title: optionalText(payload, 'title') ?? '',
+    title: payload.title ?? '',
     ...(description ? { description } : {}),
-    ...(thumbnail ? { jpegThumbnail: Buffer.from(thumbnail, 'base64') } : {}),
+    ...(jpegThumbnail ? { jpegThumbnail: Buffer.from(jpegThumbnail, 'base64') } : {}),
   };
   return { text: text.includes(url) ? text : `${text}\n${url}`, linkPreview: preview, ...extras(payload) };
 }
 
 /** The content of a new message of one of the plain kinds (everything but buttons, lists and operations). */
 export function messageContent(message: OutboundMessage): AnyMessageContent {
-  const payload = message.payload;
   switch (message.kind) {
     case 'text':
       // No preview for plain text: fetching one is the same outbound request the link kind avoids.
-      return { text: requiredText(payload, 'text'), linkPreview: null, ...extras(payload) };
+      return { text: message.payload.text, linkPreview: null, ...extras(message.payload) };
     case 'link':
-      return linkContent(payload);
+      return linkContent(message.payload);
     case 'image': {
       const { data, mimetype } = bytes(message);
+      const { payload } = message;
       return { image: data, mimetype, ...caption(payload), ...viewOnce(payload), ...extras(payload) };
     }
     case 'video': {
       const { data, mimetype } = bytes(message);
+      const { payload } = message;
       return { video: data, mimetype, ...caption(payload), ...viewOnce(payload), ...extras(payload) };
     }
     case 'audio': {
       const { data, mimetype } = bytes(message);
-      return { audio: data, mimetype, ...viewOnce(payload), ...extras(payload) };
+      return { audio: data, mimetype, ...viewOnce(message.payload), ...extras(message.payload) };
     }
     case 'voice': {
       const { data, mimetype } = bytes(message);
-      return { audio: data, mimetype, ptt: true, ...viewOnce(payload), ...extras(payload) };
+      return { audio: data, mimetype, ptt: true, ...viewOnce(message.payload), ...extras(message.payload) };
     }
     case 'document': {
       const { data, mimetype } = bytes(message);
-      const fileName = optionalText(payload, 'filename');
-      return { document: data, mimetype, ...(fileName ? { fileName } : {}), ...caption(payload), ...extras(payload) };
+      const { payload } = message;
+      return {
+        document: data,
+        mimetype,
+        ...(payload.filename ? { fileName: payload.filename } : {}),
+        ...caption(payload),
+        ...extras(payload),
+      };
     }
     case 'sticker': {
       const { data, mimetype } = bytes(message);
-      return { sticker: data, mimetype, ...(flag(payload, 'isAnimated') ? { isAnimated: true } : {}), ...extras(payload) };
+      return { sticker: data, mimetype, ...(message.payload.isAnimated ? { isAnimated: true } : {}), ...extras(message.payload) };
     }
     case 'contact': {
-      const card = contactCard(payload);
-      return { contacts: { ...(card.displayName ? { displayName: card.displayName } : {}), contacts: [card] }, ...extras(payload) };
+      const card = contactCard(message.payload);
+      return { contacts: { ...(card.displayName ? { displayName: card.displayName } : {}), contacts: [card] }, ...extras(message.payload) };
     }
     case 'location': {
-      const place = { name: optionalText(payload, 'name'), address: optionalText(payload, 'address'), url: optionalText(payload, 'url') };
+      const { latitude, longitude, name, address, url } = message.payload;
       return {
         location: {
-          degreesLatitude: requiredNumber(payload, 'latitude'),
-          degreesLongitude: requiredNumber(payload, 'longitude'),
-          ...Object.fromEntries(Object.entries(place).filter(([, value]) => value !== undefined)),
+          degreesLatitude: latitude,
+          degreesLongitude: longitude,
+          ...(name ? { name } : {}),
+          ...(address ? { address } : {}),
+          ...(url ? { url } : {}),
         },
-        ...extras(payload),
       };
     }
     default:
@@ -141,7 +151,7 @@ export function messageContent(message: OutboundMessage): AnyMessageContent {
  * store holds recent messages only) is left out: the reply still goes out, as a plain message, rather than failing.
  */
 async function quoted(context: BaileysContext, message: OutboundMessage): Promise<WAMessage | undefined> {
-  const replyTo = optionalText(message.payload, 'replyTo');
+  const replyTo = 'replyTo' in message.payload ? message.payload.replyTo : undefined;
   if (!replyTo) return undefined;
   const original = await storedMessage(context, message.chatJid, replyTo);
   if (original?.message && context.lib.getContentType(context.lib.normalizeMessageContent(original.message))) return original;
@@ -152,7 +162,7 @@ async function quoted(context: BaileysContext, message: OutboundMessage): Promis
 /** Our id on the network message, the quote, and the disappearing timer (Baileys leaves a timer of 0, off, out). */
 export async function sendOptions(context: BaileysContext, message: OutboundMessage): Promise<MiscMessageGenerationOptions> {
   const original = await quoted(context, message);
-  const expiration = optionalNumber(message.payload, 'ephemeralExpiration');
+  const expiration = 'ephemeralExpiration' in message.payload ? message.payload.ephemeralExpiration : undefined;
   return {
     messageId: message.id,
     ...(original ? { quoted: original } : {}),

@@ -1,26 +1,32 @@
 import type { AnyMessageContent, ChatModification, MessageReceiptType } from '@whiskeysockets/baileys';
-import { jidKind, PermanentSendError, type MessageKind, type OutboundMessage } from '@app/contracts';
+import {
+  jidKind,
+  PermanentSendError,
+  type MessageActionKind,
+  type OutboundMessage,
+  type PinExpiration,
+  type SendReceiptType,
+} from '@app/contracts';
 import type { BaileysContext } from '../baileys-context';
 import type { WAMessageKey } from '../baileys-library';
 import { keepSent } from './network-store';
-import { flag, optionalText, requiredText, texts } from './payload-fields';
 import { targetMessage, type TargetMessage } from './target-message';
 
-type Operation = (context: BaileysContext, message: OutboundMessage, target: TargetMessage) => Promise<void>;
+type Operation<K extends MessageActionKind> = (
+  context: BaileysContext,
+  message: OutboundMessage<K>,
+  target: TargetMessage,
+) => Promise<void>;
 
 /** Pin durations the network offers, in seconds (Baileys' `time`). */
-const PIN_SECONDS = new Map<string, 86_400 | 604_800 | 2_592_000>([
-  ['24h', 86_400],
-  ['7d', 604_800],
-  ['30d', 2_592_000],
-]);
+const PIN_SECONDS: Record<PinExpiration, 86_400 | 604_800 | 2_592_000> = { '24h': 86_400, '7d': 604_800, '30d': 2_592_000 };
 
 /** Receipts other than `read`; `delivered` is the receipt without a type. */
-const RECEIPT_TYPES = new Map<string, MessageReceiptType>([
-  ['delivered', undefined],
-  ['sender', 'sender'],
-  ['played', 'played'],
-]);
+const RECEIPT_TYPES: Record<Exclude<SendReceiptType, 'read'>, MessageReceiptType> = {
+  delivered: undefined,
+  sender: 'sender',
+  played: 'played',
+};
 
 /** Edits, revokes, reactions and pins are messages too: sent under our id and kept for retry receipts. */
 async function sendOperation(context: BaileysContext, message: OutboundMessage, content: AnyMessageContent): Promise<void> {
@@ -29,13 +35,13 @@ async function sendOperation(context: BaileysContext, message: OutboundMessage, 
   if (sent) await keepSent(context, sent);
 }
 
-const edit: Operation = async (context, message, target) => {
+const edit: Operation<'edit'> = async (context, message, target) => {
   if (!target.key.fromMe) {
     throw new PermanentSendError(`message ${target.key.id} was not sent by this instance; only own messages are edited`);
   }
-  const mentions = texts(message.payload, 'mentions');
+  const mentions = message.payload.mentions?.length ? message.payload.mentions : undefined;
   await sendOperation(context, message, {
-    text: requiredText(message.payload, 'text'),
+    text: message.payload.text,
     linkPreview: null,
     edit: target.key,
     ...(mentions ? { mentions } : {}),
@@ -46,7 +52,7 @@ const edit: Operation = async (context, message, target) => {
  * Someone else's message can only be revoked in a group, by an admin: Baileys sends that as an admin revoke
  * (`edit="8"`) because the key is not ours, and the key's `participant` names the author.
  */
-const revoke: Operation = async (context, message, target) => {
+const revoke: Operation<'delete'> = async (context, message, target) => {
   if (!target.key.fromMe && jidKind(message.chatJid) !== 'group') {
     throw new PermanentSendError(`message ${target.key.id} was sent by the other person; only group admins delete others' messages`);
   }
@@ -74,7 +80,7 @@ async function messagePatch(context: BaileysContext, mod: ChatModification, chat
 const AUTHOR_SLOT = 4;
 
 /** An app-state patch for this account's devices only; the phone matches the message by chat, id, author and time. */
-const deleteForMe: Operation = async (context, message, target) => {
+const deleteForMe: Operation<'delete_for_me'> = async (context, message, target) => {
   if (target.timestamp === undefined) {
     throw new PermanentSendError(`message ${target.key.id} is no longer kept; give its timestamp to delete it for me`);
   }
@@ -84,58 +90,55 @@ const deleteForMe: Operation = async (context, message, target) => {
 };
 
 /** An empty reaction removes ours. */
-const react: Operation = async (context, message, target) => {
-  await sendOperation(context, message, { react: { text: optionalText(message.payload, 'reaction') ?? '', key: target.key } });
+const react: Operation<'reaction'> = async (context, message, target) => {
+  await sendOperation(context, message, { react: { text: message.payload.reaction, key: target.key } });
 };
 
-const read: Operation = async (context, message, target) => {
+const read: Operation<'read'> = async (context, message, target) => {
   if (target.key.fromMe) {
     throw new PermanentSendError(`message ${target.key.id} was sent by this instance; only received messages are read`);
   }
-  const receiptType = optionalText(message.payload, 'receiptType') ?? 'read';
+  const receiptType = message.payload.receiptType ?? 'read';
   if (receiptType === 'read') {
     // Sends `read` or `read-self` depending on the account's read-receipt privacy setting, as the phone does.
     await context.socket.readMessages([target.key]);
     return;
   }
-  if (!RECEIPT_TYPES.has(receiptType)) throw new PermanentSendError(`unknown receipt type ${receiptType}`);
-  await context.socket.sendReceipts([target.key], RECEIPT_TYPES.get(receiptType));
+  await context.socket.sendReceipts([target.key], RECEIPT_TYPES[receiptType]);
 };
 
-const star: Operation = async (context, message, target) => {
+const star: Operation<'star'> = async (context, message, target) => {
   const messages = [{ id: target.key.id ?? '', fromMe: target.key.fromMe ?? false }];
-  await messagePatch(context, { star: { messages, star: flag(message.payload, 'starred') ?? true } }, message.chatJid, target.key);
+  await messagePatch(context, { star: { messages, star: message.payload.starred ?? true } }, message.chatJid, target.key);
 };
 
-const pin: Operation = async (context, message, target) => {
+const pin: Operation<'pin'> = async (context, message, target) => {
   const types = context.lib.proto.PinInChat.Type;
-  if (flag(message.payload, 'pinned') === false) {
+  if (message.payload.pinned === false) {
     await sendOperation(context, message, { pin: target.key, type: types.UNPIN_FOR_ALL });
     return;
   }
-  const expiration = optionalText(message.payload, 'pinExpiration') ?? '7d';
-  const time = PIN_SECONDS.get(expiration);
-  if (!time) throw new PermanentSendError(`unknown pin duration ${expiration}`);
+  const time = PIN_SECONDS[message.payload.pinExpiration ?? '7d'];
   await sendOperation(context, message, { pin: target.key, type: types.PIN_FOR_ALL, time });
 };
 
-const OPERATIONS: Partial<Record<MessageKind, Operation>> = {
-  edit,
-  delete: revoke,
-  delete_for_me: deleteForMe,
-  reaction: react,
-  read,
-  star,
-  pin,
-};
-
-export function isOperation(kind: MessageKind): boolean {
-  return OPERATIONS[kind] !== undefined;
-}
-
 /** Carries out an operation on an existing message: edit, delete, reaction, receipt, star or pin. */
-export async function performOperation(context: BaileysContext, message: OutboundMessage): Promise<void> {
-  const operation = OPERATIONS[message.kind];
-  if (!operation) throw new PermanentSendError(`${message.kind} is not a message operation`);
-  await operation(context, message, await targetMessage(context, message));
+export async function performOperation(context: BaileysContext, message: OutboundMessage<MessageActionKind>): Promise<void> {
+  const target = await targetMessage(context, message);
+  switch (message.kind) {
+    case 'edit':
+      return edit(context, message, target);
+    case 'delete':
+      return revoke(context, message, target);
+    case 'delete_for_me':
+      return deleteForMe(context, message, target);
+    case 'reaction':
+      return react(context, message, target);
+    case 'read':
+      return read(context, message, target);
+    case 'star':
+      return star(context, message, target);
+    case 'pin':
+      return pin(context, message, target);
+  }
 }

@@ -58,7 +58,7 @@ describe('BaileysSender: failures', () => {
       id: '3EB0B',
       kind: 'buttons' as const,
       chatJid: GROUP,
-      payload: { text: 'x', buttons: [{ type: 'reply', text: 'A', id: 'a' }] },
+      payload: { text: 'x', buttons: [{ type: 'reply' as const, text: 'A', id: 'a' }] },
     };
 
     await expect(sender.send(fakeContext(socket, new FakeMessageStore()), message)).rejects.toEqual(

@@ -1,8 +1,7 @@
-import { jidKind, PermanentSendError, type OutboundMessage } from '@app/contracts';
+import { jidKind, PermanentSendError, type MessageActionKind, type OutboundMessage } from '@app/contracts';
 import type { BaileysContext } from '../baileys-context';
 import type { WAMessageKey } from '../baileys-library';
 import { protocolKey, int64, storedMessage } from './network-store';
-import { flag, optionalText, requiredText } from './payload-fields';
 import { isSelf } from './self-identity';
 
 /** The message an operation acts on. */
@@ -12,8 +11,10 @@ export interface TargetMessage {
   timestamp?: number;
 }
 
-function requestTimestamp(message: OutboundMessage): number | undefined {
-  const text = optionalText(message.payload, 'timestamp');
+type ActionMessage = OutboundMessage<MessageActionKind>;
+
+function requestTimestamp(message: ActionMessage): number | undefined {
+  const text = message.kind === 'delete_for_me' ? message.payload.timestamp : undefined;
   const millis = text ? Date.parse(text) : NaN;
   return Number.isNaN(millis) ? undefined : Math.floor(millis / 1000);
 }
@@ -25,14 +26,15 @@ function requestTimestamp(message: OutboundMessage): number | undefined {
  * `isFromMe`; edits are always of our own messages). Only a request that cannot tell who wrote the message, or which
  * member in a group, fails for good.
  */
-export async function targetMessage(context: BaileysContext, message: OutboundMessage): Promise<TargetMessage> {
-  const id = requiredText(message.payload, 'targetId');
+export async function targetMessage(context: BaileysContext, message: ActionMessage): Promise<TargetMessage> {
+  const id = message.payload.targetId;
   const chatJid = message.chatJid;
   const stored = await storedMessage(context, chatJid, id);
   if (stored) return { key: protocolKey(stored.key), timestamp: int64(stored.messageTimestamp) ?? requestTimestamp(message) };
 
-  const senderId = optionalText(message.payload, 'senderId');
-  const fromMe = senderId ? isSelf(context, senderId) : (flag(message.payload, 'isFromMe') ?? (message.kind === 'edit' ? true : undefined));
+  const senderId = 'senderId' in message.payload ? message.payload.senderId : undefined;
+  const isFromMe = message.kind === 'delete_for_me' ? message.payload.isFromMe : undefined;
+  const fromMe = senderId ? isSelf(context, senderId) : (isFromMe ?? (message.kind === 'edit' ? true : undefined));
   const group = jidKind(chatJid) === 'group';
   if (fromMe === undefined || (group && !fromMe && !senderId)) {
     throw new PermanentSendError(`message ${id} of ${chatJid} is no longer kept and the request does not say who sent it (senderId)`);

@@ -1,30 +1,28 @@
 import { createHash } from 'node:crypto';
-import { optionalText, records, requiredText, type Payload } from './payload-fields';
+import type { InteractiveButton, ListPayload, OutboundMessage } from '@app/contracts';
 
-function buttonLine(button: Payload, number: number): string {
-  const label = requiredText(button, 'text');
-  switch (optionalText(button, 'type') ?? 'reply') {
+function buttonLine(button: InteractiveButton, number: number): string {
+  const label = button.text;
+  switch (button.type) {
     case 'url':
-      return `${number}. ${label}: ${requiredText(button, 'url')}`;
+      return `${number}. ${label}: ${button.url}`;
     case 'copy':
-      return `${number}. ${label}: ${requiredText(button, 'copyCode')}`;
+      return `${number}. ${label}: ${button.copyCode}`;
     case 'call':
-      return `${number}. ${label}: ${requiredText(button, 'phoneNumber')}`;
-    default:
+      return `${number}. ${label}: ${button.phoneNumber}`;
+    case 'reply':
       return `${number}. ${label}`;
   }
 }
 
-function listBlocks(payload: Payload): string[] {
+function listBlocks(payload: ListPayload): string[] {
   let number = 0;
-  return records(payload, 'sections').map((section) => {
-    const title = optionalText(section, 'title');
-    const rows = records(section, 'rows').map((row) => {
+  return payload.sections.map((section) => {
+    const rows = section.rows.map((row) => {
       number += 1;
-      const description = optionalText(row, 'description');
-      return `${number}. ${requiredText(row, 'title')}${description ? ` - ${description}` : ''}`;
+      return `${number}. ${row.title}${row.description ? ` - ${row.description}` : ''}`;
     });
-    return [...(title ? [`*${title}*`] : []), ...rows].join('\n');
+    return [...(section.title ? [`*${section.title}*`] : []), ...rows].join('\n');
   });
 }
 
@@ -33,18 +31,13 @@ function listBlocks(payload: Payload): string[] {
  * the body, the options numbered (links, codes and numbers written out, since nothing can be tapped), the footer in
  * italics. Answers to it arrive as ordinary text messages.
  */
-export function fallbackText(kind: 'buttons' | 'list', payload: Payload): string {
-  const header = optionalText(payload, 'header');
-  const footer = optionalText(payload, 'footer');
+export function fallbackText(message: OutboundMessage<'buttons' | 'list'>): string {
+  const { header, footer, text } = message.payload;
   const options =
-    kind === 'list'
-      ? listBlocks(payload)
-      : [
-          records(payload, 'buttons')
-            .map((button, index) => buttonLine(button, index + 1))
-            .join('\n'),
-        ];
-  return [...(header ? [`*${header}*`] : []), requiredText(payload, 'text'), ...options, ...(footer ? [`_${footer}_`] : [])].join('\n\n');
+    message.kind === 'list'
+      ? listBlocks(message.payload)
+      : [message.payload.buttons.map((button, index) => buttonLine(button, index + 1)).join('\n')];
+  return [...(header ? [`*${header}*`] : []), text, ...options, ...(footer ? [`_${footer}_`] : [])].join('\n\n');
 }
 
 /**
