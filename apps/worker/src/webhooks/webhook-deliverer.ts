@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { WEBHOOK_QUEUE, type WebhookJob } from '@app/contracts';
-import { WebhookDeliveryRepository, type AttemptRecord, type DeliveryOutcome, type PendingDelivery } from '@app/database';
+import { WEBHOOK_QUEUE, type EventEnvelope, type WebhookJob } from '@app/contracts';
+import { WebhookDeliveryRepository, inStoredKeyOrder, type AttemptRecord, type DeliveryOutcome, type PendingDelivery } from '@app/database';
 import type { ShutdownDeadline } from '@app/observability';
 import { RedisService, WebhookQueue } from '@app/redis';
 import { OutboundHttp, OutboundHttpError, outboundPolicy, webhookSignatureHeaders } from '@app/security';
@@ -28,6 +28,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
   private worker: Worker<WebhookJob> | undefined;
   /** Attempts running in this process, so shutdown can wait for them without waiting for Redis. */
   private readonly inFlight = new Set<Promise<void>>();
+  private stopping = false;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -60,13 +61,16 @@ export class WebhookDeliverer implements OnModuleDestroy {
    * short is not recorded: its job stalls and another worker makes it again (at least once, same `webhook-id`).
    */
   async stop(deadline?: ShutdownDeadline): Promise<void> {
+    this.stopping = true;
     const worker = this.worker;
     this.worker = undefined;
-    if (!worker) return;
-    if (!deadline) return worker.close();
+    if (!deadline) {
+      await Promise.all([worker?.close(), ...this.inFlight]);
+      return;
+    }
     // Forced: BullMQ's own wait would also wait for Redis, which may be gone. The attempts are awaited here instead;
     // each records its outcome in PostgreSQL, so a job whose completion never reached Redis is stale when re-run.
-    const closing = worker.close(true);
+    const closing = worker?.close(true) ?? Promise.resolve();
     if (!(await deadline.settles(Promise.all(this.inFlight)))) {
       this.logger.warn('webhook attempts still in flight at the deadline are left to another worker');
       return;
@@ -86,6 +90,50 @@ export class WebhookDeliverer implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.stop();
+  }
+
+  /**
+   * First attempts made right here, by the worker that has just committed the events and their delivery rows: no
+   * queue round trip and no reload of the event. An event is taken only while its URL has a free slot and fewer than
+   * `webhookConcurrency` attempts (from here or the queue) are running in this process, so a slow receiver's backlog stays in PostgreSQL and
+   * Redis, not in memory; the others are returned, for the queue. A worker that dies mid-attempt leaves the row pending
+   * with no job: the delivery reconciler queues it once it is overdue (at least once, same `webhook-id`). A failed first
+   * attempt schedules its retry on the queue like any other.
+   */
+  async attemptCommitted(instanceId: string, events: EventEnvelope[]): Promise<EventEnvelope[]> {
+    if (!this.hasRoom()) return events;
+    const routing = await this.routing.get(instanceId);
+    const url = routing?.webhookUrl;
+    // No URL any more (changed since the commit): the queue records the skip.
+    if (!routing || !url) return events;
+    const left: EventEnvelope[] = [];
+    for (const envelope of events) {
+      const release = this.hasRoom() ? this.slots.tryAcquire(url) : null;
+      if (!release) {
+        left.push(envelope);
+        continue;
+      }
+      const delivery: PendingDelivery = {
+        eventId: envelope.eventId,
+        instanceId,
+        state: 'pending',
+        attempts: 0,
+        scheduleStep: 0,
+        envelope: { ...envelope, eventData: inStoredKeyOrder(envelope.eventData) },
+      };
+      void this.tracked(this.attempt(delivery, url, routing.signingSecret))
+        .catch((error: Error) =>
+          this.logger.warn(
+            `${instanceId}: first attempt of ${envelope.eventId} not recorded (the reconciler retries it): ${error.message}`,
+          ),
+        )
+        .finally(release);
+    }
+    return left;
+  }
+
+  private hasRoom(): boolean {
+    return !this.stopping && this.inFlight.size < this.config.webhookConcurrency;
   }
 
   async process(job: Job<WebhookJob>, token?: string): Promise<void> {
