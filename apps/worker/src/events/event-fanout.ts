@@ -6,8 +6,8 @@ import { RedisService, WebhookQueue } from '@app/redis';
 import { WebhookDeliverer } from '../webhooks/webhook-deliverer';
 
 interface Pending {
-  /** Per instance, the committed events to deliver by webhook. */
-  deliveries: Map<string, EventEnvelope[]>;
+  /** Per instance, the committed events to deliver by webhook and the URL they were committed for. */
+  deliveries: Map<string, { url: string; envelopes: EventEnvelope[] }>;
   announcements: string[];
   waiters: (() => void)[];
 }
@@ -32,7 +32,7 @@ export class EventFanout {
   ) {}
 
   /** Resolves once the jobs and announcements are in Redis (or failed there: the reconcilers and the streams' polling cover that). */
-  committed(instanceId: string, events: StoredEvent[], delivered: boolean): Promise<void> {
+  committed(instanceId: string, events: StoredEvent[], webhookUrl: string | null): Promise<void> {
     if (events.length === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
       if (!this.pending) {
@@ -40,10 +40,10 @@ export class EventFanout {
         setImmediate(() => void this.flush());
       }
       const pending = this.pending;
-      if (delivered) {
-        const envelopes = pending.deliveries.get(instanceId) ?? [];
-        for (const event of events) envelopes.push(event.envelope);
-        pending.deliveries.set(instanceId, envelopes);
+      if (webhookUrl !== null) {
+        const deliveries = pending.deliveries.get(instanceId) ?? { url: webhookUrl, envelopes: [] };
+        for (const event of events) deliveries.envelopes.push(event.envelope);
+        pending.deliveries.set(instanceId, deliveries);
       }
       for (const event of events) pending.announcements.push(eventAnnouncement(instanceId, event.seq));
       pending.waiters.push(resolve);
@@ -68,13 +68,11 @@ export class EventFanout {
     }
   }
 
-  private async deliver(deliveries: Map<string, EventEnvelope[]>): Promise<void> {
-    const queued = await Promise.all(
-      [...deliveries].map(([instanceId, envelopes]) =>
-        // Not attempted here, for whatever reason: the queue takes them (and the reconciler covers a lost job).
-        this.deliverer.attemptCommitted(instanceId, envelopes).catch(() => envelopes),
-      ),
+  private async deliver(deliveries: Pending['deliveries']): Promise<void> {
+    const queued = [...deliveries].flatMap(([instanceId, { url, envelopes }]) =>
+      // Not attempted here (no room, or shutting down): the queue takes them (and the reconciler covers a lost job).
+      this.deliverer.attemptCommitted(instanceId, url, envelopes),
     );
-    await this.webhooks.schedule(queued.flat().map((envelope) => ({ eventId: envelope.eventId, attempts: 0 })));
+    await this.webhooks.schedule(queued.map((envelope) => ({ eventId: envelope.eventId, attempts: 0 })));
   }
 }
