@@ -16,12 +16,14 @@
 //       instance in turn); event-to-receiver latency p50/p99/max over every event.
 //   (3) backlog: the deliveries of the burst's events are set pending again in PostgreSQL and their jobs queued at
 //       once (as after a receiver outage), so only delivery is measured: signed deliveries/s from first to last arrival.
+// Phases (1) and (3) also print the CPU each process (API, worker, PostgreSQL backends of the bench database, Redis)
+// spent per delivered event (from /proc), the figure to compare on a machine shared with other work.
 // Exit status 0, 2 when an event was not delivered or a signature did not verify, 1 on failure, 130 when stopped.
 import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import * as gw from './gateway.mjs';
 
-const { CleanupStack, RunControl, environmentLine, fixed, intSetting, percentile, table } = gw;
+const { CleanupStack, CpuMeter, RunControl, environmentLine, fixed, intSetting, percentile, table } = gw;
 
 const log = (message) => console.error(`bench: ${message}`);
 const argv = process.argv.slice(2);
@@ -145,8 +147,16 @@ try {
     gw.expectStatus('PUT /instance/settings', saved, 204);
   }
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const groups = await gw.gatewayCpuGroups(gateway);
+  /** CPU ms each process spent per event over a phase: the figure that carries over from a machine shared with others. */
+  const cpuPerEvent = (cpu, events) =>
+    Object.fromEntries(
+      Object.entries(cpu.groups).map(([group, percent]) => [group, ((percent / 100) * cpu.seconds * 1000) / Math.max(1, events)]),
+    );
 
   // (1) burst
+  const burstMeter = new CpuMeter(groups);
+  await burstMeter.start();
   log(`burst: injecting ${burstEvents} events, ${batchSize} per request, ${concurrency} requests in flight`);
   const burstTexts = new Set();
   let next = 0;
@@ -169,6 +179,7 @@ try {
   );
   const injectSeconds = (Date.now() - injectStarted) / 1000;
   const burst = await waitForTexts(receiver, burstTexts);
+  const burstCpu = await burstMeter.stop();
   const firstAt = Math.min(...burst.map((arrival) => arrival.at));
   const lastAt = Math.max(...burst.map((arrival) => arrival.at));
   const burstResult = {
@@ -178,6 +189,7 @@ try {
     injectRate: burstEvents / injectSeconds,
     deliveryRate: burst.length / Math.max(0.001, (lastAt - firstAt) / 1000),
     ...latencies(burst),
+    cpuMsPerEvent: cpuPerEvent(burstCpu, burst.length),
   };
 
   // (2) fixed rate
@@ -221,6 +233,8 @@ try {
   const { Redis } = await import('ioredis');
   const connection = new Redis(gateway.infra.redisUrl, { maxRetriesPerRequest: null });
   const queue = new Queue('webhooks', { connection, prefix: gateway.infra.queuePrefix });
+  const backlogMeter = new CpuMeter(groups);
+  await backlogMeter.start();
   const backlogStart = Date.now();
   const logMark = receiver.log.length;
   await queue.addBulk(
@@ -234,12 +248,14 @@ try {
   connection.disconnect();
   const backlogDeadline = Date.now() + deliverTimeout * 1000;
   while (receiver.log.length - logMark < reset.length && Date.now() < backlogDeadline) await control.sleep(50);
+  const backlogCpu = await backlogMeter.stop();
   const backlogArrivals = receiver.log.slice(logMark);
   const backlogLast = Math.max(...backlogArrivals.map((entry) => entry.at));
   const backlogResult = {
     events: reset.length,
     delivered: new Set(backlogArrivals.map((entry) => entry.eventId)).size,
     deliveryRate: backlogArrivals.length / Math.max(0.001, (backlogLast - backlogStart) / 1000),
+    cpuMsPerEvent: cpuPerEvent(backlogCpu, backlogArrivals.length),
   };
 
   const summary = {
@@ -294,6 +310,17 @@ try {
     console.log(
       `\nlatency = receiver arrival - envelope receivedAt (same clock). Receiver: ${receiver.stats.requests} requests, ` +
         `${receiver.stats.badSignatures} bad signatures, ${receiver.stats.duplicates} repeats (phase 3 delivers the burst again); ${refused} injections refused, ${skipped} not sent (rate not met)\n`,
+    );
+    const cpuGroups = Object.keys(burstResult.cpuMsPerEvent);
+    console.log(
+      table(
+        [
+          ['CPU ms per delivered event', ...cpuGroups],
+          ['(1) burst (ingest + deliver)', ...cpuGroups.map((group) => fixed(burstResult.cpuMsPerEvent[group], 2))],
+          ['(3) backlog (deliver only)', ...cpuGroups.map((group) => fixed(backlogResult.cpuMsPerEvent[group], 2))],
+        ],
+        [0],
+      ),
     );
   }
   const problems = [];

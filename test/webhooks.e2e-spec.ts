@@ -474,6 +474,58 @@ describe('webhook delivery', () => {
     expect(report.state).toBe('delivered');
   }, 60_000);
 
+  it('delivers an event whose delivery was committed but never attempted (a worker gone between the two): same webhook-id, same bytes', async () => {
+    const path = '/hooks/unattempted';
+    const instance = await hookedInstance(path);
+    await http.post('/sandbox/inbound', { from: CONTACT, type: 'text', text: 'left behind' }, headersOf(instance));
+    const [first] = (await waitForHooks(path, (hooks) => hooks.some((hook) => hook.envelope.eventType === 'message'))).filter(
+      (hook) => hook.envelope.eventType === 'message',
+    );
+    const eventId = first.envelope.eventId;
+    // The first attempt was made from the worker's memory right after the commit. Put the delivery back in the state a
+    // worker killed between its commit and that attempt leaves: pending, never attempted, no queued job, overdue.
+    const db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await db.connect();
+    try {
+      await db.query('DELETE FROM webhook_attempts WHERE event_id = $1', [eventId]);
+      const reset = await db.query(
+        `UPDATE webhook_deliveries SET state = 'pending', attempts = 0, schedule_step = 0, last_error = NULL,
+           next_attempt_at = (now() AT TIME ZONE 'UTC') - interval '30 seconds' WHERE event_id = $1`,
+        [eventId],
+      );
+      expect(reset.rowCount).toBe(1);
+    } finally {
+      await db.end();
+    }
+    const again = (
+      await waitForHooks(path, (all) => all.filter((hook) => hook.envelope.eventType === 'message').length >= 2, 30_000)
+    ).filter((hook) => hook.envelope.eventType === 'message');
+    expect(again).toHaveLength(2);
+    expect(again[1].headers['webhook-id']).toBe(eventId);
+    // The recovered attempt reads the event from PostgreSQL; its body is byte for byte the one first sent from memory.
+    expect(again[1].rawBody).toBe(first.rawBody);
+    const report = await eventually(
+      async () => (await http.get(`/events/${eventId}/deliveries`, headersOf(instance))).body as { state: string },
+      (body) => body.state === 'delivered',
+    );
+    expect(report).toEqual({
+      eventId,
+      state: 'delivered',
+      nextAttemptAt: null,
+      attempts: [
+        {
+          number: 1,
+          url: receiver.url(path),
+          startedAt: expect.any(String),
+          durationMs: expect.any(Number),
+          statusCode: 200,
+          outcome: 'delivered',
+          error: null,
+        },
+      ],
+    });
+  }, 60_000);
+
   it('prunes events older than the retention (72 h) with their deliveries, and keeps the rest', async () => {
     const path = '/hooks/retention';
     const instance = await hookedInstance(path);

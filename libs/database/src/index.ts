@@ -1,6 +1,7 @@
 export * from './database.module';
 export * from './prisma.service';
 export * from './records';
+export * from './stored-json';
 export * from './repositories/customer.repository';
 export * from './repositories/credential.repository';
 export * from './repositories/instance.repository';

@@ -21,6 +21,11 @@ interface Cached<T> {
 export class KeyResolver implements OnModuleInit {
   private readonly principals = new Map<string, Cached<KeyPrincipal>>();
   private readonly owners = new Map<string, Cached<string>>();
+  /**
+   * Bumped by every key revocation heard of (here or from another replica): a lookup that overlapped one may have read
+   * the key as valid just before it was revoked, and is answered but not cached.
+   */
+  private keyGeneration = 0;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -29,9 +34,10 @@ export class KeyResolver implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.bus.subscribe(KEY_TOPIC, (hash) => this.principals.delete(hash));
+    this.bus.subscribe(KEY_TOPIC, (hash) => this.forgetKey(hash));
     this.bus.subscribe(INSTANCE_TOPIC, (instanceId) => this.owners.delete(instanceId));
     this.bus.onLost(() => {
+      this.keyGeneration += 1;
       this.principals.clear();
       this.owners.clear();
     });
@@ -43,9 +49,10 @@ export class KeyResolver implements OnModuleInit {
     const keyHash = hashApiKey(key);
     const cached = this.fresh(this.principals, keyHash);
     if (cached) return { principal: cached, keyHash };
+    const generation = this.keyGeneration;
     const principal = await this.credentials.principalForKeyHash(keyHash);
     if (!principal) return null;
-    this.remember(this.principals, keyHash, principal);
+    if (generation === this.keyGeneration) this.remember(this.principals, keyHash, principal);
     return { principal, keyHash };
   }
 
@@ -60,7 +67,7 @@ export class KeyResolver implements OnModuleInit {
   /** Tells every replica (this one included) that these key hashes are no longer valid. */
   async revokeKeyHashes(hashes: string[]): Promise<void> {
     for (const hash of hashes) {
-      this.principals.delete(hash);
+      this.forgetKey(hash);
       await this.bus.publish(KEY_TOPIC, hash);
     }
   }
@@ -68,6 +75,11 @@ export class KeyResolver implements OnModuleInit {
   /** Runs on every replica with the hash of each key rotated, regenerated or revoked anywhere. */
   onKeyRevoked(listener: (keyHash: string) => void): void {
     this.bus.subscribe(KEY_TOPIC, listener);
+  }
+
+  private forgetKey(hash: string): void {
+    this.keyGeneration += 1;
+    this.principals.delete(hash);
   }
 
   async forgetInstance(instanceId: string): Promise<void> {

@@ -163,7 +163,7 @@ export class SendDispatcher {
     const recorded = await this.messages.recordOutcome(instanceId, messageId, outcome, allowed, { deliver });
     // The next send waits for the outcome's commit, not for Redis: webhook jobs and stream wake-ups are only
     // dispatch (the delivery reconciler re-queues a lost job, streams also poll the log).
-    if (recorded.recorded) void this.fanout.committed(instanceId, recorded.events, deliver);
+    if (recorded.recorded) void this.fanout.committed(instanceId, recorded.events, routing?.webhookUrl ?? null);
   }
 
   private async pace(instanceId: string, intervalMs: number): Promise<void> {

@@ -39,6 +39,6 @@ export class EventRecorder {
       this.logger.warn({ instanceId, eventTypes: kept.map((event) => event.eventType) }, 'event for a deleted instance dropped');
       return;
     }
-    await this.fanout.committed(instanceId, stored, deliver);
+    await this.fanout.committed(instanceId, stored, routing.webhookUrl);
   }
 }

@@ -18,6 +18,8 @@ function flagTtlMs(config: AppConfig): number {
 export class EndpointRecovery {
   private readonly logger = new Logger(EndpointRecovery.name);
   private readonly ttlMs: number;
+  /** Instances whose deliveries answered 2xx in this turn of the event loop, and the one check each of them gets. */
+  private deliveredNow: Map<string, { resolve: (taken: boolean) => void; check: Promise<void> }> | undefined;
 
   constructor(
     @Inject(APP_CONFIG) config: AppConfig,
@@ -37,15 +39,40 @@ export class EndpointRecovery {
     }
   }
 
-  /** A delivery of the instance answered 2xx: if others are backing off, release them now. */
-  async delivered(instanceId: string): Promise<void> {
-    let wasBackingOff: boolean;
-    try {
-      wasBackingOff = (await this.redis.client.del(this.flag(instanceId))) === 1;
-    } catch {
-      return;
+  /**
+   * A delivery of the instance answered 2xx: if others are backing off, release them now. The 2xx answers of one turn
+   * of the event loop share one DEL per instance, sent together as one pipeline (the flag is taken once, so there is
+   * one release to make), instead of a Redis round trip per delivery.
+   */
+  delivered(instanceId: string): Promise<void> {
+    if (!this.deliveredNow) {
+      const batch = new Map<string, { resolve: (taken: boolean) => void; check: Promise<void> }>();
+      this.deliveredNow = batch;
+      setImmediate(() => void this.takeFlags(batch));
     }
-    if (!wasBackingOff) return;
+    let entry = this.deliveredNow.get(instanceId);
+    if (!entry) {
+      let resolve: (taken: boolean) => void = () => undefined;
+      const taken = new Promise<boolean>((settle) => (resolve = settle));
+      entry = { resolve, check: taken.then((wasBackingOff) => (wasBackingOff ? this.release(instanceId) : undefined)) };
+      this.deliveredNow.set(instanceId, entry);
+    }
+    return entry.check;
+  }
+
+  private async takeFlags(batch: Map<string, { resolve: (taken: boolean) => void }>): Promise<void> {
+    if (this.deliveredNow === batch) this.deliveredNow = undefined;
+    const pipeline = this.redis.client.pipeline();
+    for (const instanceId of batch.keys()) pipeline.del(this.flag(instanceId));
+    // A failed DEL counts as no flag: the backoff then runs its course.
+    const results = await pipeline.exec().catch(() => null);
+    [...batch.values()].forEach((entry, index) => {
+      const [error, removed] = results?.[index] ?? [null, 0];
+      entry.resolve(!error && removed === 1);
+    });
+  }
+
+  private async release(instanceId: string): Promise<void> {
     try {
       const released = await this.deliveries.releaseWaiting(instanceId);
       if (released.length === 0) return;

@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { WEBHOOK_QUEUE, type WebhookJob } from '@app/contracts';
-import { WebhookDeliveryRepository, type AttemptRecord, type DeliveryOutcome, type PendingDelivery } from '@app/database';
+import { WEBHOOK_QUEUE, type EventEnvelope, type WebhookJob } from '@app/contracts';
+import { WebhookDeliveryRepository, inStoredKeyOrder, type AttemptRecord, type DeliveryOutcome, type PendingDelivery } from '@app/database';
 import type { ShutdownDeadline } from '@app/observability';
 import { RedisService, WebhookQueue } from '@app/redis';
 import { OutboundHttp, OutboundHttpError, outboundPolicy, webhookSignatureHeaders } from '@app/security';
@@ -10,12 +10,17 @@ import { EventRoutingCache } from '../events/event-routing.cache';
 import { retryAfterMs, verdict } from './retry-policy';
 import { EndpointRecovery } from './endpoint-recovery';
 import { UrlSlots } from './url-slots';
+import { WaitingFirstAttempts, type WaitingAttempt } from './waiting-first-attempts';
 
 const TIMEOUT_MS = 15_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
 /** How long a delivery waits in process for a free slot of its URL, and then (delayed in the queue) before trying again. */
 const SLOT_WAIT_MS = 250;
 const ERROR_SNIPPET = 300;
+/** Committed events that may wait in process for a slot of their URL, and for how long, before going to the queue. */
+const WAITING_CAPACITY = 2_000;
+const WAITING_MAX_MS = 2_000;
+const WAITING_SWEEP_MS = 250;
 /** How long shutdown waits for the queue connection to close once no attempt is in flight (Redis may be gone). */
 const CLOSE_WAIT_MS = 500;
 
@@ -28,6 +33,9 @@ export class WebhookDeliverer implements OnModuleDestroy {
   private worker: Worker<WebhookJob> | undefined;
   /** Attempts running in this process, so shutdown can wait for them without waiting for Redis. */
   private readonly inFlight = new Set<Promise<void>>();
+  private stopping = false;
+  private readonly waiting = new WaitingFirstAttempts(WAITING_CAPACITY, WAITING_MAX_MS);
+  private waitingTimer: NodeJS.Timeout | undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -56,17 +64,27 @@ export class WebhookDeliverer implements OnModuleDestroy {
   }
 
   /**
-   * Stops taking jobs and waits for the attempts in flight, until the deadline when there is one. An attempt cut
-   * short is not recorded: its job stalls and another worker makes it again (at least once, same `webhook-id`).
+   * Stops taking jobs and committed events (those still waiting for a slot go to the queue) and waits for the attempts
+   * in flight, until the deadline when there is one. An attempt cut short is not recorded: its job stalls, or its
+   * delivery becomes overdue, and another worker makes it again (at least once, same `webhook-id`).
    */
   async stop(deadline?: ShutdownDeadline): Promise<void> {
+    // Stopped already (shutdown, then module teardown): what was left in flight then is another worker's now.
+    if (this.stopping) return;
+    this.stopping = true;
+    this.stopWatchingWaiting();
+    // Events still waiting for a slot go to the queue (or, with Redis gone, to the reconciler once overdue).
+    const waiting = this.waiting.drain();
+    if (waiting.length > 0) await this.queue.schedule(waiting.map(({ envelope }) => ({ eventId: envelope.eventId, attempts: 0 })));
     const worker = this.worker;
     this.worker = undefined;
-    if (!worker) return;
-    if (!deadline) return worker.close();
+    if (!deadline) {
+      await Promise.all([worker?.close(), ...this.inFlight]);
+      return;
+    }
     // Forced: BullMQ's own wait would also wait for Redis, which may be gone. The attempts are awaited here instead;
     // each records its outcome in PostgreSQL, so a job whose completion never reached Redis is stale when re-run.
-    const closing = worker.close(true);
+    const closing = worker?.close(true) ?? Promise.resolve();
     if (!(await deadline.settles(Promise.all(this.inFlight)))) {
       this.logger.warn('webhook attempts still in flight at the deadline are left to another worker');
       return;
@@ -86,6 +104,95 @@ export class WebhookDeliverer implements OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     await this.stop();
+  }
+
+  /**
+   * First attempts made right here, by the worker that has just committed the events and their delivery rows: no
+   * queue round trip and no reload of the event. An event starts at once when its URL has a free slot and fewer than
+   * `webhookConcurrency` attempts (from here or the queue) run in this process; otherwise it waits here for a slot,
+   * boundedly (`WaitingFirstAttempts`), and goes to the queue when none frees in time. Events not taken are returned,
+   * for the queue. A worker that dies mid-attempt leaves the row pending with no job: the delivery reconciler queues it
+   * once overdue (at least once, same `webhook-id`). A failed first attempt schedules its retry on the queue.
+   */
+  attemptCommitted(instanceId: string, url: string, events: EventEnvelope[]): EventEnvelope[] {
+    if (this.stopping) return events;
+    const left: EventEnvelope[] = [];
+    for (const envelope of events) {
+      const attempt = { instanceId, url, envelope, since: Date.now() };
+      if (this.startIfRoom(attempt)) continue;
+      if (this.waiting.add(attempt)) this.watchWaiting();
+      else left.push(envelope);
+    }
+    return left;
+  }
+
+  private startIfRoom(attempt: WaitingAttempt): boolean {
+    const release = this.hasRoom() ? this.slots.tryAcquire(attempt.url) : null;
+    if (!release) return false;
+    void this.tracked(this.firstAttempt(attempt))
+      .catch((error: Error) =>
+        this.logger.warn(
+          `${attempt.instanceId}: first attempt of ${attempt.envelope.eventId} not recorded (the reconciler retries it): ${error.message}`,
+        ),
+      )
+      .finally(() => {
+        release();
+        this.startWaiting();
+      });
+    return true;
+  }
+
+  /** The URL is read again: settings changed while the event waited go through the queue, which applies them. */
+  private async firstAttempt({ instanceId, url, envelope }: WaitingAttempt): Promise<void> {
+    const routing = await this.routing.get(instanceId);
+    if (!routing || routing.webhookUrl !== url) {
+      await this.queue.schedule([{ eventId: envelope.eventId, attempts: 0 }]);
+      return;
+    }
+    const delivery: PendingDelivery = {
+      eventId: envelope.eventId,
+      instanceId,
+      state: 'pending',
+      attempts: 0,
+      scheduleStep: 0,
+      envelope: { ...envelope, eventData: inStoredKeyOrder(envelope.eventData) },
+    };
+    await this.attempt(delivery, url, routing.signingSecret);
+  }
+
+  private startWaiting(): void {
+    for (const url of this.waiting.urls()) {
+      for (;;) {
+        if (!this.hasRoom()) return;
+        const next = this.waiting.take(url);
+        if (!next) break;
+        if (!this.startIfRoom(next)) {
+          // The URL is busy (its slots may be taken by queued attempts): back to the front, as it was.
+          this.waiting.restore(next);
+          break;
+        }
+      }
+    }
+  }
+
+  /** While events wait, hands those that waited too long to the queue. */
+  private watchWaiting(): void {
+    if (this.waitingTimer) return;
+    this.waitingTimer = setInterval(() => {
+      const expired = this.waiting.expired();
+      if (expired.length > 0) void this.queue.schedule(expired.map(({ envelope }) => ({ eventId: envelope.eventId, attempts: 0 })));
+      if (this.waiting.size === 0) this.stopWatchingWaiting();
+    }, WAITING_SWEEP_MS);
+    this.waitingTimer.unref();
+  }
+
+  private stopWatchingWaiting(): void {
+    clearInterval(this.waitingTimer);
+    this.waitingTimer = undefined;
+  }
+
+  private hasRoom(): boolean {
+    return !this.stopping && this.inFlight.size < this.config.webhookConcurrency;
   }
 
   async process(job: Job<WebhookJob>, token?: string): Promise<void> {
@@ -113,6 +220,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
       await this.attempt(delivery, url, routing.signingSecret);
     } finally {
       release();
+      this.startWaiting();
     }
   }
 

@@ -54,6 +54,7 @@ const APPEND_BATCH = `WITH events AS (
  * number of events each) go together in the next one, so an event storm costs one commit per batch rather than per
  * event. A caller's promise settles only once its events are committed; the counter rows stay locked only for the
  * statement, and one batch runs at a time, so each instance's events are numbered in the order they were handed over.
+ * The statement is named (prepared once per pooled connection), so PostgreSQL plans it once, not per batch.
  */
 export class EventAppendGroupCommit {
   private queue: Entry[] = [];
@@ -143,7 +144,11 @@ export class EventAppendGroupCommit {
   private async run(rows: string): Promise<{ id: string; seq: string }[]> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const { rows: result } = await this.db.query<{ appended: { id: string; seq: string }[] }>(APPEND_BATCH, [rows]);
+        const { rows: result } = await this.db.query<{ appended: { id: string; seq: string }[] }>({
+          name: 'append-events',
+          text: APPEND_BATCH,
+          values: [rows],
+        });
         return result[0].appended;
       } catch (error) {
         if (attempt >= ATTEMPTS || !(error instanceof DatabaseError) || !RETRYABLE.has(error.code ?? '')) throw error;

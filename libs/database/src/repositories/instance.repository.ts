@@ -98,10 +98,15 @@ export class InstanceRepository {
 
   /**
    * One statement on the pool, the total from a window count: no transaction holding a pooled connection across
-   * two round trips. Only a page past the end (no rows to carry the count) costs a second query.
+   * two round trips. Only a page past the end (no rows to carry the count) costs a second query. The statement is
+   * named, so each pooled connection parses and plans it once (planning cost twice what running it does).
    */
   async list(scope: CustomerScope, skip: number, take: number, status?: InstanceStatus): Promise<Page<InstanceRecord>> {
-    const { rows } = await this.prisma.pool.query<ListedInstanceRow>(LIST_INSTANCES, [scope.customerId, status ?? null, skip, take]);
+    const { rows } = await this.prisma.pool.query<ListedInstanceRow>({
+      name: 'list-instances',
+      text: LIST_INSTANCES,
+      values: [scope.customerId, status ?? null, skip, take],
+    });
     let totalCount = rows.length > 0 ? Number(rows[0].total) : 0;
     if (rows.length === 0 && skip > 0) {
       const counted = await this.prisma.pool.query<{ total: string }>(COUNT_INSTANCES, [scope.customerId, status ?? null]);

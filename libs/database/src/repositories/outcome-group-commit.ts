@@ -71,7 +71,8 @@ const RECORD_BATCH = `WITH input AS (
  * next one, so a worker sending for many instances pays one statement and one commit per batch instead of per
  * message, and a message waits at most one commit longer than it would alone. A caller's promise settles only after
  * the statement holding its outcome has committed (or failed, then nothing of it was written), so a drain still
- * sends an instance's next message only once the previous outcome is durable.
+ * sends an instance's next message only once the previous outcome is durable. The statement is named (prepared once
+ * per pooled connection), so PostgreSQL plans it once, not per batch.
  */
 export class OutcomeGroupCommit {
   private queue: Entry[] = [];
@@ -156,7 +157,11 @@ export class OutcomeGroupCommit {
   private async run(params: unknown[]): Promise<{ done: number[]; appended: { id: string; seq: string }[] }> {
     for (let attempt = 1; ; attempt += 1) {
       try {
-        const { rows } = await this.db.query<{ done: number[]; appended: { id: string; seq: string }[] }>(RECORD_BATCH, params);
+        const { rows } = await this.db.query<{ done: number[]; appended: { id: string; seq: string }[] }>({
+          name: 'record-outcomes',
+          text: RECORD_BATCH,
+          values: params,
+        });
         return rows[0];
       } catch (error) {
         if (attempt >= ATTEMPTS || !(error instanceof DatabaseError) || !RETRYABLE.has(error.code ?? '')) throw error;
