@@ -29,6 +29,7 @@ import {
   SandboxReceiptDto,
   SandboxStarDto,
 } from './dto/sandbox.dto';
+import { SandboxEditDto } from './dto/sandbox-edit.dto';
 import { SandboxService } from './sandbox.service';
 
 /** Test mode: plays the phone and the contacts of a sandbox instance. Real instances answer 404. */
@@ -118,6 +119,16 @@ export class SandboxController {
   @ApiNoContentResponse({ description: 'message deleted' })
   deleteMessage(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxDeleteDto): Promise<void> {
     return this.sandbox.deleteMessage(scope, dto);
+  }
+
+  /**
+   * A contact edits the text of a text message it sent (`message` with `isEdit`, a new id, and `edit` naming the
+   * original). A message this instance sent is refused (it edits its own through `POST /messages/{messageId}/edit`).
+   */
+  @Post('edit')
+  @ApiCreatedResponse({ type: CreatedIdDto })
+  editMessage(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxEditDto): Promise<CreatedIdDto> {
+    return this.sandbox.editMessage(scope, dto);
   }
 
   /** The phone stars or unstars a message (`message_star`). */

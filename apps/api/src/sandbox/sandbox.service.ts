@@ -27,6 +27,7 @@ import type {
   SandboxReceiptDto,
   SandboxStarDto,
 } from './dto/sandbox.dto';
+import type { SandboxEditDto } from './dto/sandbox-edit.dto';
 
 /** A thousand inbound messages take the worker well under a second each; the default 10 s deadline is for one. */
 const INBOUND_BATCH_DEADLINE_MS = 60_000;
@@ -88,6 +89,11 @@ export class SandboxService {
   async deleteMessage(scope: InstanceScope, dto: SandboxDeleteDto): Promise<void> {
     await this.requireSandbox(scope);
     await this.commands.request(scope.instanceId, 'sandbox.delete', dto);
+  }
+
+  async editMessage(scope: InstanceScope, dto: SandboxEditDto): Promise<CreatedIdDto> {
+    await this.requireSandbox(scope);
+    return this.commands.request(scope.instanceId, 'sandbox.edit', dto);
   }
 
   async star(scope: InstanceScope, dto: SandboxStarDto): Promise<void> {

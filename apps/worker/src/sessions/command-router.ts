@@ -35,6 +35,7 @@ export class CommandRouter {
     'sandbox.inboundBatch': (id, args) => this.sandbox.inboundBatch(id, args.messages),
     'sandbox.receipt': (id, args) => this.sandbox.receipt(id, args),
     'sandbox.delete': (id, args) => this.happenings.deleteMessage(id, args),
+    'sandbox.edit': (id, args) => this.happenings.editMessage(id, args),
     'sandbox.star': (id, args) => this.happenings.star(id, args),
     'sandbox.presence': (id, args) => this.happenings.presence(id, args),
     'sandbox.chatSetting': (id, args) => this.happenings.chatSetting(id, args),
