@@ -48,7 +48,12 @@ describe('BaileysSender: failures', () => {
     socket.sendMessage.mockRejectedValueOnce(closed);
 
     await expect(
-      sender.send(fakeContext(socket, new MemoryNetworkMessages()), { id: '3EB0A', kind: 'text', chatJid: CONTACT, payload: { text: 'x' } }),
+      sender.send(fakeContext(socket, new MemoryNetworkMessages()), {
+        id: '3EB0A',
+        kind: 'text',
+        chatJid: CONTACT,
+        payload: { text: 'x' },
+      }),
     ).rejects.toBe(closed);
   });
 

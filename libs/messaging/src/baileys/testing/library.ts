@@ -131,8 +131,7 @@ export interface FakeLibrary {
 
 /** The parts of the Baileys package the driver uses, with the values and shapes of 7.0.0-rc14. */
 export function fakeLibrary(options: FakeLibraryOptions = {}): FakeLibrary {
-  const converter = (type: string) =>
-    jest.fn((object: object) => (options.markConversions ? { $proto: type, ...object } : object));
+  const converter = (type: string) => jest.fn((object: object) => (options.markConversions ? { $proto: type, ...object } : object));
   const sockets: FakeSocket[] = [];
   const lib = {
     jidDecode,

@@ -208,4 +208,3 @@ export class FakeSocket {
     void this.end(boom(message, statusCode));
   }
 }
-
