@@ -335,6 +335,49 @@ describe('event catalogue: every event type from the sandbox network, with the r
       expectErrorBody(await post('/sandbox/delete', { messageId: theirs }), 400, 'validation error: forEveryone is required');
     });
 
+    it('message (isEdit): a contact edits the text of a message it sent; a new id names the original', async () => {
+      const [[, original]] = await caused(1, () => inbound({ type: 'text', text: 'see you at 9' }));
+      const theirs = original.id as string;
+      const response = await post('/sandbox/edit', { messageId: theirs, text: 'see you at 10' });
+      expect(response.status).toBe(201);
+      const { id } = response.body as { id: string };
+      expect(id).not.toBe(theirs);
+      const events = await eventually(
+        () => eventLog(phone.id),
+        (log) => log.some((event) => event.data.id === id),
+      );
+      expect(events.filter((event) => event.data.id === id).map((event) => [event.eventType, event.data])).toEqual([
+        [
+          'message',
+          {
+            id,
+            time: anyTime(),
+            chatId: ANN,
+            sender: annSender,
+            isGroup: false,
+            isStatus: false,
+            type: 'text',
+            text: 'see you at 10',
+            isEdit: true,
+            edit: { originalMessageId: theirs, originalMessageTime: original.time },
+          },
+        ],
+      ]);
+      expect((await inbox()).find((entry) => entry.id === theirs)?.content).toEqual({ text: 'see you at 10', edited: true });
+
+      const mine = (await caused(2, ok(201, '/messages/text', { to: ANN, message: 'mine' })))[0][1].id as string;
+      expectErrorBody(
+        await post('/sandbox/edit', { messageId: mine, text: 'x' }),
+        400,
+        `validation error: message ${mine} was sent by this instance; only the contact's own messages are edited here`,
+      );
+      expectErrorBody(await post('/sandbox/edit', { messageId: '3EB0000000000000000000', text: 'x' }), 404, 'not found');
+      expectErrorBody(await post('/sandbox/edit', { messageId: theirs }), 400, 'validation error: text is required');
+      expectErrorBody(await post('/sandbox/edit', { messageId: theirs, text: '   ' }), 400, 'validation error: text must not be empty');
+      const unchanged = (await inbox()).find((entry) => entry.id === theirs)?.content;
+      expect(unchanged).toEqual({ text: 'see you at 10', edited: true });
+    });
+
     it('message_star: the phone stars and unstars a message', async () => {
       const theirs = await inbound({ type: 'text', text: 'keep this' });
       const events = await caused(2, async () => {

@@ -20,6 +20,12 @@ const ANN_LID = '123456789012345@lid';
 
 type EventPair = [string, Record<string, unknown>];
 
+/** The suite's message tests run in both ways the network addresses a one-to-one chat: by phone number and by LID. */
+const ADDRESSING: [string, 'pn' | 'lid'][] = [
+  ['phone number', 'pn'],
+  ['LID (the phone number alongside)', 'lid'],
+];
+
 /**
  * Events with what must differ between two instances (message ids, times) replaced by stable placeholders. The sandbox
  * pairs its device without a LID, so the instance's own sender carries none there: `ownLid` is dropped from the real
@@ -39,8 +45,9 @@ function comparable(events: EventPair[], ids: Map<string, string>, ownLid?: stri
           .map(([k, v]) => [k, walk(v, k)]),
       );
     }
-    if (typeof value === 'string' && ['id', 'messageId', 'messageIds'].includes(key) && !value.includes('@')) return idOf(value);
-    if (typeof value === 'string' && key === 'time') return '<time>';
+    if (typeof value === 'string' && ['id', 'messageId', 'messageIds', 'originalMessageId'].includes(key) && !value.includes('@'))
+      return idOf(value);
+    if (typeof value === 'string' && ['time', 'originalMessageTime'].includes(key)) return '<time>';
     return value;
   };
   return events.map(([type, data]) => [type, walk(data) as Record<string, unknown>]);
@@ -211,117 +218,6 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     expect(hooks.map((hook) => [hook.envelope.eventType, hook.envelope.eventData])).toEqual([['logged_in', { deviceId: status.deviceId }]]);
   });
 
-  it("sends text: the contact's phone decrypts it, and the account's phone gets the device-sent copy", async () => {
-    const response = await http.post('/messages/text', { to: ANN_PHONE, message: 'Hello Ann' }, headersOf(real));
-    expect(response.status).toBe(201);
-    const { id } = response.body as { id: string };
-    const inbox = await eventually(
-      () => network.inbox(ANN_PHONE),
-      (entries) => entries.some((entry) => entry.id === id),
-    );
-    // Baileys may attach a reporting token to a 1:1 text; nothing else (no <biz>, no <bot>) goes with plain text.
-    const withoutReporting = (entry: ReceivedMessage) => ({ ...entry, extras: entry.extras.filter((extra) => extra.tag !== 'reporting') });
-    expect(inbox.filter((entry) => entry.id === id).map(withoutReporting)).toEqual([
-      {
-        id,
-        to: ANN,
-        recipient: ANN,
-        from: realDevice,
-        type: 'text',
-        attrs: { id, to: ANN, type: 'text' },
-        encType: 'pkmsg',
-        encAttrs: { v: '2', type: 'pkmsg' },
-        hasDeviceIdentity: true,
-        extras: [],
-        message: { extendedTextMessage: { text: 'Hello Ann' }, messageContextInfo: { messageSecret: expect.any(String) } },
-      },
-    ]);
-    const own = (await network.phoneInbox(ME)).filter((entry) => entry.id === id);
-    expect(own).toHaveLength(1);
-    expect(own[0].message).toEqual({
-      deviceSentMessage: {
-        destinationJid: ANN,
-        message: { extendedTextMessage: { text: 'Hello Ann' }, messageContextInfo: { messageSecret: expect.any(String) } },
-      },
-      messageContextInfo: { messageSecret: expect.any(String) },
-    });
-    const log = await eventually(
-      () => eventLog(real.id),
-      (events) => events.some((event) => event.eventType === 'message_status' && event.data.id === id),
-    );
-    expect(log.filter((event) => event.data.id === id).map((event) => [event.eventType, event.data])).toEqual([
-      ['message_status', { id, chatId: ANN, status: 'sent' }],
-      [
-        'message',
-        {
-          id,
-          time: expect.any(String),
-          chatId: ANN,
-          sender: { id: `${ME}@s.whatsapp.net`, lid: realLid, phone: ME, isMe: true },
-          isGroup: false,
-          isStatus: false,
-          type: 'text',
-          text: 'Hello Ann',
-        },
-      ],
-    ]);
-  });
-
-  it("receives the contact's text as the same message event the sandbox produces", async () => {
-    const { real: events } = await sameOnBoth(
-      1,
-      () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'text', text: 'Hi from Ann', pushName: 'Ann' }, headersOf(sandbox)),
-      () => network.sendFromContact(ANN_PHONE, realDevice, { conversation: 'Hi from Ann' }),
-    );
-    expect(events.at(-1)).toEqual([
-      'message',
-      {
-        id: expect.any(String),
-        time: expect.any(String),
-        chatId: ANN,
-        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
-        isGroup: false,
-        isStatus: false,
-        type: 'text',
-        text: 'Hi from Ann',
-      },
-    ]);
-  });
-
-  it('delivery and read receipts become the same message_status and message_read events as on the sandbox', async () => {
-    const sendOn = async (instance: CreatedInstance) => {
-      const response = await http.post('/messages/text', { to: ANN_PHONE, message: 'receipts, please' }, headersOf(instance));
-      expect(response.status).toBe(201);
-      return (response.body as { id: string }).id;
-    };
-    const [sandboxId, realId] = [await sendOn(sandbox), await sendOn(real)];
-    await eventually(
-      () => network.inbox(ANN_PHONE),
-      (entries) => entries.some((entry) => entry.id === realId),
-    );
-    const delivered = await sameOnBoth(
-      1,
-      () => http.post('/sandbox/receipts', { messageId: sandboxId, status: 'delivered' }, headersOf(sandbox)),
-      () => network.receipt(ANN_PHONE, realDevice, [realId]),
-    );
-    const receipt = (receiptType: string) => ({
-      chatId: ANN,
-      sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
-      messageSender: { id: `${ME}@s.whatsapp.net`, lid: realLid, phone: ME, isMe: true },
-      isGroup: false,
-      messageIds: [realId],
-      time: expect.any(String),
-      receiptType,
-    });
-    expect(delivered.real).toEqual([['message_read', receipt('delivered')]]);
-    const read = await sameOnBoth(
-      1,
-      () => http.post('/sandbox/receipts', { messageId: sandboxId, status: 'read' }, headersOf(sandbox)),
-      () => network.receipt(ANN_PHONE, realDevice, [realId], 'read'),
-    );
-    expect(read.real).toEqual([['message_read', receipt('read')]]);
-  });
-
   const BUTTONS = {
     to: ANN_PHONE,
     text: 'Confirm your order?',
@@ -362,190 +258,362 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     return { id, received: inbox.find((entry) => entry.id === id)! };
   }
 
-  it('sends buttons as a native-flow interactiveMessage with the <biz> node, <bot> only with aiLabel, then the text fallback', async () => {
-    const plain = await sendAndReceive('/messages/buttons', BUTTONS);
-    expect(plain.received.error).toBeUndefined();
-    expect(plain.received.message).toEqual({
-      interactiveMessage: {
-        body: { text: 'Confirm your order?' },
-        footer: { text: 'Reply below' },
-        nativeFlowMessage: {
-          buttons: [
-            { name: 'quick_reply', buttonParamsJson: JSON.stringify({ display_text: 'Yes', id: 'yes' }) },
-            { name: 'cta_url', buttonParamsJson: JSON.stringify({ display_text: 'Track', url: 'https://example.com/t/1' }) },
-            { name: 'quick_reply', buttonParamsJson: JSON.stringify({ display_text: 'No', id: 'no' }) },
-          ],
-          messageVersion: 1,
+  describe.each(ADDRESSING)('one-to-one chats addressed by %s', (_name, mode) => {
+    beforeAll(() => network.addressing(mode));
+    afterAll(() => network.addressing('pn'));
+
+    it("sends text: the contact's phone decrypts it, and the account's phone gets the device-sent copy", async () => {
+      const response = await http.post('/messages/text', { to: ANN_PHONE, message: 'Hello Ann' }, headersOf(real));
+      expect(response.status).toBe(201);
+      const { id } = response.body as { id: string };
+      const inbox = await eventually(
+        () => network.inbox(ANN_PHONE),
+        (entries) => entries.some((entry) => entry.id === id),
+      );
+      // Baileys may attach a reporting token to a 1:1 text; nothing else (no <biz>, no <bot>) goes with plain text.
+      const withoutReporting = (entry: ReceivedMessage) => ({
+        ...entry,
+        extras: entry.extras.filter((extra) => extra.tag !== 'reporting'),
+      });
+      // The suite's first send to Ann opens the Signal session (pkmsg); in the mode that runs second it exists (msg).
+      const sessionType = mode === ADDRESSING[0][1] ? 'pkmsg' : 'msg';
+      expect(inbox.filter((entry) => entry.id === id).map(withoutReporting)).toEqual([
+        {
+          id,
+          to: ANN,
+          recipient: ANN,
+          from: realDevice,
+          type: 'text',
+          attrs: { id, to: ANN, type: 'text' },
+          encType: sessionType,
+          encAttrs: { v: '2', type: sessionType },
+          hasDeviceIdentity: true,
+          extras: [],
+          message: { extendedTextMessage: { text: 'Hello Ann' }, messageContextInfo: { messageSecret: expect.any(String) } },
         },
-      },
-    });
-    expect(plain.received.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([BIZ]);
-
-    // The plain-text copy (INTERACTIVE_TEXT_FALLBACK=after, the default) follows as an ordinary text message.
-    const inbox = await eventually(
-      () => network.inbox(ANN_PHONE),
-      (entries) => entries.findIndex((entry) => entry.id === plain.id) < entries.length - 1,
-    );
-    const fallback = inbox[inbox.findIndex((entry) => entry.id === plain.id) + 1];
-    expect(fallback.message).toMatchObject({
-      extendedTextMessage: { text: 'Confirm your order?\n\n1. Yes\n2. Track: https://example.com/t/1\n3. No\n\n_Reply below_' },
-    });
-    expect(fallback.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([]);
-
-    const labelled = await sendAndReceive('/messages/buttons', { ...BUTTONS, aiLabel: true });
-    expect(labelled.received.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([{ tag: 'bot', attrs: { biz_bot: '1' } }, BIZ]);
-  });
-
-  it('sends a list as one single_select native-flow button with its sections', async () => {
-    const { received } = await sendAndReceive('/messages/list', LIST);
-    expect(received.message?.interactiveMessage).toEqual({
-      body: { text: 'Pick a slot' },
-      nativeFlowMessage: {
-        buttons: [
-          {
-            name: 'single_select',
-            buttonParamsJson: JSON.stringify({
-              title: 'Slots',
-              sections: [
-                { title: 'Morning', rows: [{ title: '9:00', description: 'Early', id: 'm9' }] },
-                { title: 'Evening', rows: [{ title: '18:00', id: 'e6' }] },
-              ],
-            }),
-          },
-        ],
-        messageVersion: 1,
-      },
-    });
-    expect(received.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([BIZ]);
-  });
-
-  describe('taps on buttons and lists arrive as the sandbox reports them', () => {
-    let sandboxButtons: string;
-    let realButtons: string;
-    let sandboxList: string;
-    let realList: string;
-
-    beforeAll(async () => {
-      const sendOn = async (instance: CreatedInstance, path: string, body: object) =>
-        ((await http.post(path, body, headersOf(instance))).body as { id: string }).id;
-      [sandboxButtons, sandboxList] = [await sendOn(sandbox, '/messages/buttons', BUTTONS), await sendOn(sandbox, '/messages/list', LIST)];
-      realButtons = (await sendAndReceive('/messages/buttons', BUTTONS)).id;
-      realList = (await sendAndReceive('/messages/list', LIST)).id;
-    });
-
-    const quoting = (id: string) => ({ stanzaId: id, participant: `${ME}@s.whatsapp.net` });
-    const tapForms: [string, (id: string) => object][] = [
-      [
-        'buttonsResponseMessage',
-        (id) => ({ buttonsResponseMessage: { selectedButtonId: 'no', selectedDisplayText: 'No', type: 1, contextInfo: quoting(id) } }),
-      ],
-      [
-        'templateButtonReplyMessage',
-        (id) => ({
-          templateButtonReplyMessage: { selectedId: 'no', selectedDisplayText: 'No', selectedIndex: 2, contextInfo: quoting(id) },
-        }),
-      ],
-      [
-        'interactiveResponseMessage (native flow)',
-        (id) => ({
-          interactiveResponseMessage: {
-            body: { text: 'No' },
-            nativeFlowResponseMessage: { name: 'quick_reply', paramsJson: JSON.stringify({ id: 'no' }), version: 3 },
-            contextInfo: quoting(id),
-          },
-        }),
-      ],
-    ];
-
-    it.each(tapForms)('a reply-button tap as %s is the sandbox button_reply', async (_form, tap) => {
-      const { real: events } = await sameOnBoth(
-        1,
-        () =>
-          http.post(
-            '/sandbox/inbound',
-            { from: ANN_PHONE, type: 'button_reply', replyTo: sandboxButtons, buttonId: 'no' },
-            headersOf(sandbox),
-          ),
-        () => network.sendFromContact(ANN_PHONE, realDevice, tap(realButtons)),
-      );
-      expect(events[0][1]).toMatchObject({
-        type: 'button_reply',
-        buttonReply: { id: 'no', text: 'No' },
-        replyTo: { id: realButtons },
-        text: 'No',
+      ]);
+      const own = (await network.phoneInbox(ME)).filter((entry) => entry.id === id);
+      expect(own).toHaveLength(1);
+      expect(own[0].message).toEqual({
+        deviceSentMessage: {
+          destinationJid: ANN,
+          message: { extendedTextMessage: { text: 'Hello Ann' }, messageContextInfo: { messageSecret: expect.any(String) } },
+        },
+        messageContextInfo: { messageSecret: expect.any(String) },
       });
-    });
-
-    it('a list row tap (listResponseMessage) is the sandbox list_reply', async () => {
-      const { real: events } = await sameOnBoth(
-        1,
-        () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'list_reply', replyTo: sandboxList, rowId: 'm9' }, headersOf(sandbox)),
-        () =>
-          network.sendFromContact(ANN_PHONE, realDevice, {
-            listResponseMessage: {
-              title: '9:00',
-              description: 'Early',
-              listType: 1,
-              singleSelectReply: { selectedRowId: 'm9' },
-              contextInfo: quoting(realList),
-            },
-          }),
-      );
-      expect(events[0][1]).toMatchObject({
-        type: 'list_reply',
-        listReply: { id: 'm9', title: '9:00', description: 'Early' },
-        replyTo: { id: realList },
-      });
-    });
-
-    it("a reaction to this account's message is the sandbox reaction", async () => {
-      const { real: events } = await sameOnBoth(
-        1,
-        () =>
-          http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'reaction', messageId: sandboxButtons, emoji: '👍' }, headersOf(sandbox)),
-        () =>
-          network.sendFromContact(ANN_PHONE, realDevice, {
-            reactionMessage: {
-              key: { remoteJid: `${ME}@s.whatsapp.net`, fromMe: false, id: realButtons },
-              text: '👍',
-              senderTimestampMs: Date.now(),
-            },
-          }),
-      );
-      expect(events[0][1]).toMatchObject({ type: 'reaction', reaction: { messageId: realButtons, emoji: '👍' } });
-    });
-
-    it('the contact deleting its message for everyone is the sandbox message_delete', async () => {
-      const sandboxTheirs = (
-        (await http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'text', text: 'oops' }, headersOf(sandbox))).body as { id: string }
-      ).id;
-      const { id: realTheirs } = await network.sendFromContact(ANN_PHONE, realDevice, { conversation: 'oops' });
-      await eventually(
+      const log = await eventually(
         () => eventLog(real.id),
-        (events) => events.some((event) => event.data.id === realTheirs),
+        (events) => events.some((event) => event.eventType === 'message_status' && event.data.id === id),
       );
-      const { real: events } = await sameOnBoth(
-        1,
-        () => http.post('/sandbox/delete', { messageId: sandboxTheirs, forEveryone: true }, headersOf(sandbox)),
-        () =>
-          network.sendFromContact(ANN_PHONE, realDevice, {
-            protocolMessage: { type: 0, key: { remoteJid: `${ME}@s.whatsapp.net`, fromMe: true, id: realTheirs } },
-          }),
-      );
-      expect(events).toEqual([
+      expect(log.filter((event) => event.data.id === id).map((event) => [event.eventType, event.data])).toEqual([
+        ['message_status', { id, chatId: ANN, status: 'sent' }],
         [
-          'message_delete',
+          'message',
           {
-            id: realTheirs,
-            chatId: ANN,
-            sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
-            isStatus: false,
-            isDeletedForAll: true,
-            isDeletedForMe: false,
+            id,
             time: expect.any(String),
+            chatId: ANN,
+            sender: { id: `${ME}@s.whatsapp.net`, lid: realLid, phone: ME, isMe: true },
+            isGroup: false,
+            isStatus: false,
+            type: 'text',
+            text: 'Hello Ann',
           },
         ],
       ]);
+    });
+
+    it("receives the contact's text as the same message event the sandbox produces", async () => {
+      const { real: events } = await sameOnBoth(
+        1,
+        () => http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'text', text: 'Hi from Ann', pushName: 'Ann' }, headersOf(sandbox)),
+        () => network.sendFromContact(ANN_PHONE, realDevice, { conversation: 'Hi from Ann' }),
+      );
+      expect(events.at(-1)).toEqual([
+        'message',
+        {
+          id: expect.any(String),
+          time: expect.any(String),
+          chatId: ANN,
+          sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+          isGroup: false,
+          isStatus: false,
+          type: 'text',
+          text: 'Hi from Ann',
+        },
+      ]);
+    });
+
+    it('delivery and read receipts become the same message_status and message_read events as on the sandbox', async () => {
+      const sendOn = async (instance: CreatedInstance) => {
+        const response = await http.post('/messages/text', { to: ANN_PHONE, message: 'receipts, please' }, headersOf(instance));
+        expect(response.status).toBe(201);
+        return (response.body as { id: string }).id;
+      };
+      const [sandboxId, realId] = [await sendOn(sandbox), await sendOn(real)];
+      await eventually(
+        () => network.inbox(ANN_PHONE),
+        (entries) => entries.some((entry) => entry.id === realId),
+      );
+      const delivered = await sameOnBoth(
+        1,
+        () => http.post('/sandbox/receipts', { messageId: sandboxId, status: 'delivered' }, headersOf(sandbox)),
+        () => network.receipt(ANN_PHONE, realDevice, [realId]),
+      );
+      const receipt = (receiptType: string) => ({
+        chatId: ANN,
+        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+        messageSender: { id: `${ME}@s.whatsapp.net`, lid: realLid, phone: ME, isMe: true },
+        isGroup: false,
+        messageIds: [realId],
+        time: expect.any(String),
+        receiptType,
+      });
+      expect(delivered.real).toEqual([['message_read', receipt('delivered')]]);
+      const read = await sameOnBoth(
+        1,
+        () => http.post('/sandbox/receipts', { messageId: sandboxId, status: 'read' }, headersOf(sandbox)),
+        () => network.receipt(ANN_PHONE, realDevice, [realId], 'read'),
+      );
+      expect(read.real).toEqual([['message_read', receipt('read')]]);
+    });
+
+    it('sends buttons as a native-flow interactiveMessage with the <biz> node, <bot> only with aiLabel, then the text fallback', async () => {
+      const plain = await sendAndReceive('/messages/buttons', BUTTONS);
+      expect(plain.received.error).toBeUndefined();
+      expect(plain.received.message).toEqual({
+        interactiveMessage: {
+          body: { text: 'Confirm your order?' },
+          footer: { text: 'Reply below' },
+          nativeFlowMessage: {
+            buttons: [
+              { name: 'quick_reply', buttonParamsJson: JSON.stringify({ display_text: 'Yes', id: 'yes' }) },
+              { name: 'cta_url', buttonParamsJson: JSON.stringify({ display_text: 'Track', url: 'https://example.com/t/1' }) },
+              { name: 'quick_reply', buttonParamsJson: JSON.stringify({ display_text: 'No', id: 'no' }) },
+            ],
+            messageVersion: 1,
+          },
+        },
+      });
+      expect(plain.received.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([BIZ]);
+
+      // The plain-text copy (INTERACTIVE_TEXT_FALLBACK=after, the default) follows as an ordinary text message.
+      const inbox = await eventually(
+        () => network.inbox(ANN_PHONE),
+        (entries) => entries.findIndex((entry) => entry.id === plain.id) < entries.length - 1,
+      );
+      const fallback = inbox[inbox.findIndex((entry) => entry.id === plain.id) + 1];
+      expect(fallback.message).toMatchObject({
+        extendedTextMessage: { text: 'Confirm your order?\n\n1. Yes\n2. Track: https://example.com/t/1\n3. No\n\n_Reply below_' },
+      });
+      expect(fallback.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([]);
+
+      const labelled = await sendAndReceive('/messages/buttons', { ...BUTTONS, aiLabel: true });
+      expect(labelled.received.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([{ tag: 'bot', attrs: { biz_bot: '1' } }, BIZ]);
+    });
+
+    it('sends a list as one single_select native-flow button with its sections', async () => {
+      const { received } = await sendAndReceive('/messages/list', LIST);
+      expect(received.message?.interactiveMessage).toEqual({
+        body: { text: 'Pick a slot' },
+        nativeFlowMessage: {
+          buttons: [
+            {
+              name: 'single_select',
+              buttonParamsJson: JSON.stringify({
+                title: 'Slots',
+                sections: [
+                  { title: 'Morning', rows: [{ title: '9:00', description: 'Early', id: 'm9' }] },
+                  { title: 'Evening', rows: [{ title: '18:00', id: 'e6' }] },
+                ],
+              }),
+            },
+          ],
+          messageVersion: 1,
+        },
+      });
+      expect(received.extras.filter((extra) => extra.tag !== 'reporting')).toEqual([BIZ]);
+    });
+
+    describe('taps on buttons and lists arrive as the sandbox reports them', () => {
+      let sandboxButtons: string;
+      let realButtons: string;
+      let sandboxList: string;
+      let realList: string;
+
+      beforeAll(async () => {
+        const sendOn = async (instance: CreatedInstance, path: string, body: object) =>
+          ((await http.post(path, body, headersOf(instance))).body as { id: string }).id;
+        [sandboxButtons, sandboxList] = [
+          await sendOn(sandbox, '/messages/buttons', BUTTONS),
+          await sendOn(sandbox, '/messages/list', LIST),
+        ];
+        realButtons = (await sendAndReceive('/messages/buttons', BUTTONS)).id;
+        realList = (await sendAndReceive('/messages/list', LIST)).id;
+      });
+
+      const quoting = (id: string) => ({ stanzaId: id, participant: `${ME}@s.whatsapp.net` });
+      const tapForms: [string, (id: string) => object][] = [
+        [
+          'buttonsResponseMessage',
+          (id) => ({ buttonsResponseMessage: { selectedButtonId: 'no', selectedDisplayText: 'No', type: 1, contextInfo: quoting(id) } }),
+        ],
+        [
+          'templateButtonReplyMessage',
+          (id) => ({
+            templateButtonReplyMessage: { selectedId: 'no', selectedDisplayText: 'No', selectedIndex: 2, contextInfo: quoting(id) },
+          }),
+        ],
+        [
+          'interactiveResponseMessage (native flow)',
+          (id) => ({
+            interactiveResponseMessage: {
+              body: { text: 'No' },
+              nativeFlowResponseMessage: { name: 'quick_reply', paramsJson: JSON.stringify({ id: 'no' }), version: 3 },
+              contextInfo: quoting(id),
+            },
+          }),
+        ],
+      ];
+
+      it.each(tapForms)('a reply-button tap as %s is the sandbox button_reply', async (_form, tap) => {
+        const { real: events } = await sameOnBoth(
+          1,
+          () =>
+            http.post(
+              '/sandbox/inbound',
+              { from: ANN_PHONE, type: 'button_reply', replyTo: sandboxButtons, buttonId: 'no' },
+              headersOf(sandbox),
+            ),
+          () => network.sendFromContact(ANN_PHONE, realDevice, tap(realButtons)),
+        );
+        expect(events[0][1]).toMatchObject({
+          type: 'button_reply',
+          buttonReply: { id: 'no', text: 'No' },
+          replyTo: { id: realButtons },
+          text: 'No',
+        });
+      });
+
+      it('a list row tap (listResponseMessage) is the sandbox list_reply', async () => {
+        const { real: events } = await sameOnBoth(
+          1,
+          () =>
+            http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'list_reply', replyTo: sandboxList, rowId: 'm9' }, headersOf(sandbox)),
+          () =>
+            network.sendFromContact(ANN_PHONE, realDevice, {
+              listResponseMessage: {
+                title: '9:00',
+                description: 'Early',
+                listType: 1,
+                singleSelectReply: { selectedRowId: 'm9' },
+                contextInfo: quoting(realList),
+              },
+            }),
+        );
+        expect(events[0][1]).toMatchObject({
+          type: 'list_reply',
+          listReply: { id: 'm9', title: '9:00', description: 'Early' },
+          replyTo: { id: realList },
+        });
+      });
+
+      it("a reaction to this account's message is the sandbox reaction", async () => {
+        const { real: events } = await sameOnBoth(
+          1,
+          () =>
+            http.post(
+              '/sandbox/inbound',
+              { from: ANN_PHONE, type: 'reaction', messageId: sandboxButtons, emoji: '👍' },
+              headersOf(sandbox),
+            ),
+          () =>
+            network.sendFromContact(ANN_PHONE, realDevice, {
+              reactionMessage: {
+                key: { remoteJid: `${ME}@s.whatsapp.net`, fromMe: false, id: realButtons },
+                text: '👍',
+                senderTimestampMs: Date.now(),
+              },
+            }),
+        );
+        expect(events[0][1]).toMatchObject({ type: 'reaction', reaction: { messageId: realButtons, emoji: '👍' } });
+      });
+
+      it('the contact deleting its message for everyone is the sandbox message_delete', async () => {
+        const sandboxTheirs = (
+          (await http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'text', text: 'oops' }, headersOf(sandbox))).body as { id: string }
+        ).id;
+        const { id: realTheirs } = await network.sendFromContact(ANN_PHONE, realDevice, { conversation: 'oops' });
+        await eventually(
+          () => eventLog(real.id),
+          (events) => events.some((event) => event.data.id === realTheirs),
+        );
+        const { real: events } = await sameOnBoth(
+          1,
+          () => http.post('/sandbox/delete', { messageId: sandboxTheirs, forEveryone: true }, headersOf(sandbox)),
+          () =>
+            network.sendFromContact(ANN_PHONE, realDevice, {
+              protocolMessage: { type: 0, key: { remoteJid: `${ME}@s.whatsapp.net`, fromMe: true, id: realTheirs } },
+            }),
+        );
+        expect(events).toEqual([
+          [
+            'message_delete',
+            {
+              id: realTheirs,
+              chatId: ANN,
+              sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+              isStatus: false,
+              isDeletedForAll: true,
+              isDeletedForMe: false,
+              time: expect.any(String),
+            },
+          ],
+        ]);
+      });
+
+      it('the contact editing its text is the sandbox edit: a message with isEdit naming the original', async () => {
+        const sandboxTheirs = (
+          (await http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'text', text: 'at 9' }, headersOf(sandbox))).body as { id: string }
+        ).id;
+        const { id: realTheirs } = await network.sendFromContact(ANN_PHONE, realDevice, { conversation: 'at 9' });
+        const original = (
+          await eventually(
+            () => eventLog(real.id),
+            (events) => events.some((event) => event.data.id === realTheirs),
+          )
+        ).find((event) => event.data.id === realTheirs)!;
+        const { real: events } = await sameOnBoth(
+          1,
+          () => http.post('/sandbox/edit', { messageId: sandboxTheirs, text: 'at 10' }, headersOf(sandbox)),
+          () =>
+            network.sendFromContact(ANN_PHONE, realDevice, {
+              protocolMessage: {
+                type: 14,
+                key: { remoteJid: `${ME}@s.whatsapp.net`, fromMe: true, id: realTheirs },
+                editedMessage: { conversation: 'at 10' },
+                timestampMs: Date.now(),
+              },
+            }),
+        );
+        expect(events).toEqual([
+          [
+            'message',
+            {
+              id: expect.not.stringMatching(realTheirs),
+              time: expect.any(String),
+              chatId: ANN,
+              sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+              isGroup: false,
+              isStatus: false,
+              type: 'text',
+              text: 'at 10',
+              isEdit: true,
+              edit: { originalMessageId: realTheirs, originalMessageTime: original.data.time },
+            },
+          ],
+        ]);
+      });
     });
   });
 

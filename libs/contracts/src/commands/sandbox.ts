@@ -136,6 +136,7 @@ export interface SandboxCommands {
   'sandbox.inboundBatch': { args: { messages: SandboxInboundSpec[] }; result: { ids: string[] } };
   'sandbox.receipt': { args: { messageId: string; status: 'delivered' | 'read' | 'played'; from?: string }; result: { id: string } };
   'sandbox.delete': { args: { messageId: string; forEveryone: boolean }; result: { id: string } };
+  'sandbox.edit': { args: { messageId: string; text: string }; result: { id: string } };
   'sandbox.star': { args: { messageId: string; starred: boolean }; result: { id: string } };
   'sandbox.presence': { args: { from: string; state: SandboxPresenceState; chatId?: string }; result: { id: string } };
   'sandbox.chatSetting': { args: SandboxChatSettingSpec; result: { id: string } };

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   AppError,
   jidKind,
+  newMessageId,
   normaliseChatId,
   normaliseUserId,
   type CommandArgs,
@@ -65,6 +66,33 @@ export class SandboxHappenings {
       normalise.messageDelete({ id: message.id, chatId: message.chatJid, sender: author, time: new Date(), forEveryone: args.forEveryone }),
     );
     return { id: message.id };
+  }
+
+  /**
+   * A contact edits the text of a message it sent: the chat gets the edit as a message of its own (a new id) that names
+   * the original, and the stored message shows the new text, as the phones would.
+   */
+  async editMessage(instanceId: string, args: CommandArgs<'sandbox.edit'>): Promise<{ id: string }> {
+    const session = this.links.open(instanceId);
+    const message = await this.store.message(instanceId, args.messageId);
+    if (!message) throw new AppError('not_found');
+    if (message.direction !== 'inbound')
+      throw AppError.validation(`message ${message.id} was sent by this instance; only the contact's own messages are edited here`);
+    if (message.content.deleted === true) throw AppError.validation(`message ${message.id} was deleted for everyone`);
+    if (message.type !== 'text') throw AppError.validation(`message ${message.id} is a ${message.type} message; only text is edited`);
+    await this.store.updateContent(instanceId, message.id, { ...message.content, text: args.text, edited: true });
+    const id = newMessageId();
+    session.deliver(
+      normalise.message({
+        id,
+        time: new Date(),
+        chatId: message.chatJid,
+        sender: await this.author(instanceId, message),
+        content: { type: 'text', text: args.text },
+        edit: { originalMessageId: message.id, originalTime: message.at },
+      }),
+    );
+    return { id };
   }
 
   /** The phone stars or unstars a message. */

@@ -9,6 +9,7 @@ import {
   CreatedIdsDto,
   SandboxChatSettingDto,
   SandboxDeleteDto,
+  SandboxEditDto,
   SandboxInboundBatchDto,
   SandboxInboundDto,
   SandboxReceiptDto,
@@ -59,6 +60,16 @@ export class SandboxMessagesController {
   @ApiNoContentResponse({ description: 'message deleted' })
   async deleteMessage(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxDeleteDto): Promise<void> {
     await this.sandbox.command(scope, 'sandbox.delete', dto);
+  }
+
+  /**
+   * A contact edits the text of a text message it sent (`message` with `isEdit`, a new id, and `edit` naming the
+   * original). A message this instance sent is refused (it edits its own through `POST /messages/{messageId}/edit`).
+   */
+  @Post('edit')
+  @ApiCreatedResponse({ type: CreatedIdDto })
+  editMessage(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxEditDto): Promise<CreatedIdDto> {
+    return this.sandbox.command(scope, 'sandbox.edit', dto);
   }
 
   /** The phone stars or unstars a message (`message_star`). */

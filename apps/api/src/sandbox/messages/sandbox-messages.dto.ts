@@ -24,6 +24,8 @@ import {
   type MediaType,
 } from '@app/contracts';
 import { REQUIRED } from '../../common/validators';
+import { IsNotBlank, MaxChars } from '../../messages/dto/message.validators';
+import { MAX_TEXT_CHARS } from '../../messages/dto/send-text.dto';
 import { oneOf } from '../sandbox.validators';
 
 const EPHEMERAL_TIMERS = ['off', '24h', '7d', '90d'] as const;
@@ -224,6 +226,24 @@ export class SandboxDeleteDto {
   @IsDefined(REQUIRED)
   @IsBoolean()
   forEveryone!: boolean;
+}
+
+/** A contact edits the text of a message it sent to this instance. */
+export class SandboxEditDto {
+  /** A text message a contact sent to this instance. */
+  @IsDefined(REQUIRED)
+  @IsString()
+  messageId!: string;
+
+  /**
+   * The new text.
+   * @example "See you at 10 instead"
+   */
+  @IsDefined(REQUIRED)
+  @IsString()
+  @IsNotBlank()
+  @MaxChars(MAX_TEXT_CHARS)
+  text!: string;
 }
 
 export class SandboxStarDto {

@@ -1,6 +1,7 @@
 import type { BaileysEvents, BaileysSocket } from '../baileys-library';
-import { FakeSocket, inboundHarness, long, type SinkCall } from './testing/fake-baileys';
-import { ANA, BOB, GROUP, SELF } from './testing/people';
+import { inboundHarness, long, type SinkCall } from '../testing/inbound';
+import { FakeSocket } from '../testing/socket';
+import { ANA, BOB, GROUP, SELF } from '../testing/people';
 
 /** A call reduced to what it is: the event type, or which facts were learned. */
 function shape(call: SinkCall): string {

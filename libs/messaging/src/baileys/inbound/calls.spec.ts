@@ -1,6 +1,6 @@
 import type { BaileysEvents } from '../baileys-library';
-import { eventsIn, type Harness, inboundHarness } from './testing/fake-baileys';
-import { ANA, BOB, GROUP, identityOf } from './testing/people';
+import { eventsIn, type Harness, inboundHarness } from '../testing/inbound';
+import { ANA, BOB, GROUP, identityOf } from '../testing/people';
 
 /** A call update as rc14's handleCall emits it (`from` with its device, the caller's phone number in `callerPn`). */
 type CallEvent = BaileysEvents['call'][number];

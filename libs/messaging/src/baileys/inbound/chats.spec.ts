@@ -1,5 +1,5 @@
-import { eventsIn, type Harness, inboundHarness, long } from './testing/fake-baileys';
-import { ANA, BOB, GROUP } from './testing/people';
+import { eventsIn, type Harness, inboundHarness, long } from '../testing/inbound';
+import { ANA, BOB, GROUP } from '../testing/people';
 
 const NOW = new Date('2025-11-22T10:00:00.000Z');
 

@@ -1,5 +1,5 @@
-import { inboundHarness, type Harness } from './testing/fake-baileys';
-import { ANA, BOB, CAROL, identityOf } from './testing/people';
+import { inboundHarness, type Harness } from '../testing/inbound';
+import { ANA, BOB, CAROL, identityOf } from '../testing/people';
 
 describe('contacts.upsert, contacts.update and lid-mapping.update', () => {
   let harness: Harness;

@@ -1,5 +1,5 @@
-import { eventsIn, type Harness, inboundHarness } from './testing/fake-baileys';
-import { ANA, BOB, CAROL, GROUP, SELF, identityOf, senderOf } from './testing/people';
+import { eventsIn, type Harness, inboundHarness } from '../testing/inbound';
+import { ANA, BOB, CAROL, GROUP, SELF, identityOf, senderOf } from '../testing/people';
 
 const COMMUNITY = '120363111111111111@g.us';
 

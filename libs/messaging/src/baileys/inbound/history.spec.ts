@@ -1,6 +1,6 @@
 import type { BaileysEvents } from '../baileys-library';
-import { eventsIn, inboundHarness, long, type Harness } from './testing/fake-baileys';
-import { ANA, BOB, GROUP, ME, senderOf } from './testing/people';
+import { eventsIn, inboundHarness, long, type Harness } from '../testing/inbound';
+import { ANA, BOB, GROUP, ME, senderOf } from '../testing/people';
 
 /** A RECENT history chunk as processHistoryMessage builds it: chats, contacts and messages newest first. */
 function recentChunk(): BaileysEvents['messaging-history.set'] {

@@ -1,6 +1,6 @@
 import type { WAMessage } from '../baileys-library';
-import { eventsIn, inboundHarness, type Harness } from './testing/fake-baileys';
-import { ANA, SELF, senderOf } from './testing/people';
+import { eventsIn, inboundHarness, type Harness } from '../testing/inbound';
+import { ANA, SELF, senderOf } from '../testing/people';
 
 const BASE = { time: '2025-11-22T08:26:40.000Z', chatId: ANA.pn, sender: senderOf(ANA), isGroup: false, isStatus: false };
 

@@ -1,5 +1,5 @@
-import { eventsIn, type Harness, inboundHarness } from './testing/fake-baileys';
-import { ANA, BOB, GROUP, identityOf, senderOf } from './testing/people';
+import { eventsIn, type Harness, inboundHarness } from '../testing/inbound';
+import { ANA, BOB, GROUP, identityOf, senderOf } from '../testing/people';
 
 describe('presence.update', () => {
   let harness: Harness;

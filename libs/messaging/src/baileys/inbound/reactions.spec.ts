@@ -1,6 +1,6 @@
 import type { WAMessage } from '../baileys-library';
-import { eventsIn, type Harness, inboundHarness, long } from './testing/fake-baileys';
-import { ANA, BOB, GROUP, ME, senderOf } from './testing/people';
+import { eventsIn, type Harness, inboundHarness, long } from '../testing/inbound';
+import { ANA, BOB, GROUP, ME, senderOf } from '../testing/people';
 
 /** Bob's reaction message in the group, as received. */
 const bobReacts: WAMessage = {

@@ -1,5 +1,5 @@
-import { eventsIn, type Harness, inboundHarness } from './testing/fake-baileys';
-import { ANA, BOB, CAROL, GROUP, ME, SELF, senderOf } from './testing/people';
+import { eventsIn, type Harness, inboundHarness } from '../testing/inbound';
+import { ANA, BOB, CAROL, GROUP, ME, SELF, senderOf } from '../testing/people';
 
 describe('message-receipt.update', () => {
   let harness: Harness;

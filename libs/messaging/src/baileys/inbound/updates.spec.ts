@@ -1,6 +1,6 @@
 import type { WAMessage } from '../baileys-library';
-import { eventsIn, type Harness, inboundHarness, long } from './testing/fake-baileys';
-import { ANA, BOB, GROUP, ME, SELF, senderOf } from './testing/people';
+import { eventsIn, type Harness, inboundHarness, long } from '../testing/inbound';
+import { ANA, BOB, GROUP, ME, SELF, senderOf } from '../testing/people';
 
 const NOW = new Date('2025-11-22T10:00:00.000Z');
 

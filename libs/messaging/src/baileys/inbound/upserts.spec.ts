@@ -1,6 +1,6 @@
 import type { WAMessage } from '../baileys-library';
-import { eventsIn, type Harness, inboundHarness, INSTANCE_ID, long } from './testing/fake-baileys';
-import { ANA, BOB, GROUP, ME, SELF, identityOf, senderOf } from './testing/people';
+import { eventsIn, type Harness, inboundHarness, INSTANCE_ID, long } from '../testing/inbound';
+import { ANA, BOB, GROUP, ME, SELF, identityOf, senderOf } from '../testing/people';
 
 /** An incoming 1:1 message from Ana in a LID-addressed chat, as rc14 decodes it. */
 function fromAna(id: string, message: WAMessage['message'], extra: Partial<WAMessage> = {}): WAMessage {

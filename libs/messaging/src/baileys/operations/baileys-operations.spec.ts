@@ -3,7 +3,7 @@ import { AppError } from '@app/contracts';
 import { ChatStoreRepository, ContactStoreRepository } from '@app/database';
 import { SandboxStatusMedia } from '../../sandbox/status-media';
 import { BAILEYS_OPERATION_PROVIDERS, BaileysOperations } from './baileys-operations';
-import { buildOperations, fakeContext, iqError } from './fake-context.testing';
+import { buildOperations, fakeContext, iqError } from '../testing/operations';
 
 describe('BaileysOperations', () => {
   it('is built by dependency injection from its providers and the stores', async () => {

@@ -1,6 +1,6 @@
 import { AppError } from '@app/contracts';
 import { CallOrigins } from '../call-origins';
-import { buildOperations, fakeContext, iqError } from './fake-context.testing';
+import { buildOperations, fakeContext, iqError } from '../testing/operations';
 
 const CALLER = '200000000000002@lid';
 

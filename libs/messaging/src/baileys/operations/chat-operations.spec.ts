@@ -1,6 +1,7 @@
 import { AppError } from '@app/contracts';
 import { signalRepositoryWith } from '../testing/rc14';
-import { buildOperations, fakeContext, iqError, storedMessage, boom } from './fake-context.testing';
+import { boom } from '../testing/kit';
+import { buildOperations, fakeContext, iqError, storedMessage } from '../testing/operations';
 
 const USER = '447700900123@s.whatsapp.net';
 const GROUP = '120363025246125486@g.us';

@@ -1,7 +1,7 @@
 import type { GroupMetadata } from '@whiskeysockets/baileys';
 import { Logger } from '@nestjs/common';
 import { AppError } from '@app/contracts';
-import { SELF, SELF_LID, buildOperations, fakeContext, iqError } from './fake-context.testing';
+import { SELF, SELF_LID, buildOperations, fakeContext, iqError } from '../testing/operations';
 
 const COMMUNITY = '120363000000000001@g.us';
 const ANNOUNCEMENTS = '120363000000000002@g.us';

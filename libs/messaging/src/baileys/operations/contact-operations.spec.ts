@@ -1,6 +1,7 @@
 import { AppError } from '@app/contracts';
 import { signalRepositoryWith } from '../testing/rc14';
-import { SELF, buildOperations, fakeContext, boom } from './fake-context.testing';
+import { boom } from '../testing/kit';
+import { SELF, buildOperations, fakeContext } from '../testing/operations';
 
 const ALICE = '447700900200@s.whatsapp.net';
 const ALICE_LID = '200000000000002@lid';

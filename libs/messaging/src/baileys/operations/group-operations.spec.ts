@@ -1,6 +1,7 @@
 import type { GroupMetadata } from '@whiskeysockets/baileys';
 import { AppError } from '@app/contracts';
-import { SELF, SELF_LID, boom, buildOperations, fakeContext, iqError } from './fake-context.testing';
+import { boom } from '../testing/kit';
+import { SELF, SELF_LID, buildOperations, fakeContext, iqError } from '../testing/operations';
 
 const GROUP = '120363025246125486@g.us';
 const ALICE = '447700900200@s.whatsapp.net';

@@ -1,7 +1,8 @@
 import { AppError } from '@app/contracts';
 import type { WAMessage } from '../baileys-library';
 import { asReceived, proto } from '../testing/rc14';
-import { buildOperations, fakeContext, storedMessage, boom } from './fake-context.testing';
+import { boom } from '../testing/kit';
+import { buildOperations, fakeContext, storedMessage } from '../testing/operations';
 import { REUPLOAD_TIMEOUT_MS } from './media-operations';
 
 const CHAT = '447700900200@s.whatsapp.net';

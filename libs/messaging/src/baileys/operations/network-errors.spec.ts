@@ -1,5 +1,6 @@
 import { AppError } from '@app/contracts';
-import { boom, iqError } from './fake-context.testing';
+import { boom } from '../testing/kit';
+import { iqError } from '../testing/operations';
 import { UNSEEN, networkCode, networkError } from './network-errors';
 
 describe('network errors', () => {

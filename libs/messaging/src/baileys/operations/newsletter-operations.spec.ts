@@ -1,5 +1,6 @@
 import { AppError } from '@app/contracts';
-import { buildOperations, fakeContext, boom } from './fake-context.testing';
+import { boom } from '../testing/kit';
+import { buildOperations, fakeContext } from '../testing/operations';
 import { FOLLOWED_QUERY } from './newsletter-subscriptions';
 
 const CHANNEL = '120363144038483540@newsletter';

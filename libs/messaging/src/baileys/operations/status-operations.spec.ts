@@ -1,5 +1,5 @@
 import { AppError } from '@app/contracts';
-import { SELF, buildOperations, fakeContext, iqError, storedMessage } from './fake-context.testing';
+import { SELF, buildOperations, fakeContext, iqError, storedMessage } from '../testing/operations';
 
 const STATUS = 'status@broadcast';
 const ALICE = '447700900200@s.whatsapp.net';

@@ -1,6 +1,6 @@
 import { AppError } from '@app/contracts';
 import { signalRepositoryWith } from '../testing/rc14';
-import { SELF, SELF_LID, buildOperations, fakeContext, iqError } from './fake-context.testing';
+import { SELF, SELF_LID, buildOperations, fakeContext, iqError } from '../testing/operations';
 
 const ALICE = '447700900200@s.whatsapp.net';
 const ALICE_LID = '200000000000002@lid';

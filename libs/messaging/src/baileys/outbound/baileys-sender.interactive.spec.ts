@@ -2,17 +2,9 @@ import { createHash } from 'node:crypto';
 import type { InteractiveTextFallback } from '@app/config';
 import type { OutboundMessage } from '@app/contracts';
 import { BaileysSender } from './baileys-sender';
-import {
-  CONTACT,
-  FakeMessageStore,
-  GROUP,
-  SELF,
-  SELF_LID,
-  fakeContext,
-  fakeSocket,
-  networkMessage,
-  type FakeSocket,
-} from './fake-baileys.testing';
+import { MemoryNetworkMessages } from '../testing/kit';
+import type { FakeSocket } from '../testing/socket';
+import { CONTACT, GROUP, SELF, SELF_LID, fakeContext, fakeSocket, networkMessage } from '../testing/outbound';
 
 const NOW = new Date('2025-05-19T00:51:44.000Z');
 const ID = '3EB0F00DF00DF00DF00DF0';
@@ -88,14 +80,14 @@ const list: OutboundMessage = {
 
 describe('BaileysSender: buttons and lists', () => {
   let socket: FakeSocket;
-  let store: FakeMessageStore;
+  let store: MemoryNetworkMessages;
   const send = (fallback: InteractiveTextFallback, message: OutboundMessage) =>
     new BaileysSender({ interactiveTextFallback: fallback }).send(fakeContext(socket, store), message);
 
   beforeEach(() => {
     jest.useFakeTimers({ now: NOW });
     socket = fakeSocket();
-    store = new FakeMessageStore();
+    store = new MemoryNetworkMessages();
   });
 
   afterEach(() => jest.useRealTimers());

@@ -2,30 +2,22 @@ import Long from 'long';
 import { PermanentSendError, type OutboundMessage } from '@app/contracts';
 import { RecentIds } from '../inbound/recent-ids';
 import { BaileysSender } from './baileys-sender';
-import {
-  CONTACT,
-  FakeMessageStore,
-  GROUP,
-  SELF,
-  SELF_LID,
-  fakeContext,
-  fakeSocket,
-  networkMessage,
-  type FakeSocket,
-} from './fake-baileys.testing';
+import { MemoryNetworkMessages } from '../testing/kit';
+import type { FakeSocket } from '../testing/socket';
+import { CONTACT, GROUP, SELF, SELF_LID, fakeContext, fakeSocket, networkMessage } from '../testing/outbound';
 
 const ME = { id: SELF, lid: SELF_LID, phone: '447700900123', isMe: true };
 const TIME = '2025-05-19T00:51:44.000Z';
 
 describe('BaileysSender: new messages', () => {
   let socket: FakeSocket;
-  let store: FakeMessageStore;
+  let store: MemoryNetworkMessages;
   const sender = new BaileysSender({ interactiveTextFallback: 'after' });
   const send = (message: OutboundMessage) => sender.send(fakeContext(socket, store), message);
 
   beforeEach(() => {
     socket = fakeSocket();
-    store = new FakeMessageStore();
+    store = new MemoryNetworkMessages();
   });
 
   it('registers the id as its own before the socket sees it, so the echo of the send is not reported again', async () => {

@@ -2,17 +2,9 @@ import { PermanentSendError, type MessageKind, type OutboundMessage, type SendPa
 import type { WAMessage } from '../baileys-library';
 import { asReceived, signalRepositoryWith } from '../testing/rc14';
 import { BaileysSender } from './baileys-sender';
-import {
-  CONTACT,
-  CONTACT_LID,
-  FakeMessageStore,
-  GROUP,
-  SELF,
-  fakeContext,
-  fakeSocket,
-  networkMessage,
-  type FakeSocket,
-} from './fake-baileys.testing';
+import { MemoryNetworkMessages } from '../testing/kit';
+import type { FakeSocket } from '../testing/socket';
+import { CONTACT, CONTACT_LID, GROUP, SELF, fakeContext, fakeSocket, networkMessage } from '../testing/outbound';
 
 const OP = '3EB0000000000000000OP1';
 const OWN = '3EB0OWN000000000000001';
@@ -43,7 +35,7 @@ const GROUP_KEY = { remoteJid: GROUP, fromMe: false, id: RECEIVED_IN_GROUP, part
 
 describe('BaileysSender: operations on messages', () => {
   let socket: FakeSocket;
-  let store: FakeMessageStore;
+  let store: MemoryNetworkMessages;
   const sender = new BaileysSender({ interactiveTextFallback: 'after' });
   const send = <K extends MessageKind>(kind: K, chatJid: string, payload: SendPayloads[K]) =>
     sender.send(fakeContext(socket, store), { id: OP, kind, chatJid, payload } as OutboundMessage);
@@ -53,7 +45,7 @@ describe('BaileysSender: operations on messages', () => {
 
   beforeEach(() => {
     socket = fakeSocket();
-    store = new FakeMessageStore();
+    store = new MemoryNetworkMessages();
     store.keep(own);
     store.keep(received);
     store.keep(receivedInGroup);

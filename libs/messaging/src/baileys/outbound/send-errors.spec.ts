@@ -1,7 +1,8 @@
 import { Boom } from '@hapi/boom';
 import { PermanentSendError } from '@app/contracts';
 import { BaileysSender } from './baileys-sender';
-import { CONTACT, FakeMessageStore, GROUP, fakeContext, fakeSocket } from './fake-baileys.testing';
+import { MemoryNetworkMessages } from '../testing/kit';
+import { CONTACT, GROUP, fakeContext, fakeSocket } from '../testing/outbound';
 import { classifySendError } from './send-errors';
 
 /** How Baileys reports an `<error code=.. text=..>` answer of the server (`assertNodeErrorFree`). */
@@ -47,7 +48,12 @@ describe('BaileysSender: failures', () => {
     socket.sendMessage.mockRejectedValueOnce(closed);
 
     await expect(
-      sender.send(fakeContext(socket, new FakeMessageStore()), { id: '3EB0A', kind: 'text', chatJid: CONTACT, payload: { text: 'x' } }),
+      sender.send(fakeContext(socket, new MemoryNetworkMessages()), {
+        id: '3EB0A',
+        kind: 'text',
+        chatJid: CONTACT,
+        payload: { text: 'x' },
+      }),
     ).rejects.toBe(closed);
   });
 
@@ -61,7 +67,7 @@ describe('BaileysSender: failures', () => {
       payload: { text: 'x', buttons: [{ type: 'reply' as const, text: 'A', id: 'a' }] },
     };
 
-    await expect(sender.send(fakeContext(socket, new FakeMessageStore()), message)).rejects.toEqual(
+    await expect(sender.send(fakeContext(socket, new MemoryNetworkMessages()), message)).rejects.toEqual(
       new PermanentSendError('the network refused the send (403): forbidden'),
     );
   });
@@ -77,6 +83,6 @@ describe('BaileysSender: failures', () => {
       payload: { targetId: '3EB0D', senderId: CONTACT, starred: true },
     };
 
-    await expect(sender.send(fakeContext(socket, new FakeMessageStore()), message)).rejects.toBe(pending);
+    await expect(sender.send(fakeContext(socket, new MemoryNetworkMessages()), message)).rejects.toBe(pending);
   });
 });

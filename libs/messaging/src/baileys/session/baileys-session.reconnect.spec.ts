@@ -1,6 +1,7 @@
 import { DISCONNECT } from './disconnect-policy';
-import { fakeLibrary, freshCreds } from './testing/fake-baileys';
-import { DEVICE_JID, INSTANCE_ID, sessionHarness, settle, type HarnessOptions } from './testing/session-harness';
+import { fakeLibrary } from '../testing/library';
+import { freshCreds } from '../testing/socket';
+import { DEVICE_JID, INSTANCE_ID, sessionHarness, settle, type HarnessOptions } from '../testing/session';
 
 /** A session whose socket is open (paired) or offering QR codes (pairing), ready to be closed with some code. */
 async function linkedSession(options: HarnessOptions & { paired: boolean }) {

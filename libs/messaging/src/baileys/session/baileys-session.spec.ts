@@ -5,8 +5,9 @@ import { bufferJson } from '../buffer-json';
 import { CallOrigins } from '../call-origins';
 import { ExpiringCache } from './expiring-cache';
 import { SIGNAL_TRANSACTION_KEY } from './signal-transactions';
-import { freshCreds, HISTORY_SYNC_TYPE, pairedCredsUpdate } from './testing/fake-baileys';
-import { DEVICE_JID, DEVICE_LID, INSTANCE_ID, WS_URL, sessionHarness, settle } from './testing/session-harness';
+import { HISTORY_SYNC_TYPE } from '../testing/library';
+import { freshCreds, pairedCredsUpdate } from '../testing/socket';
+import { DEVICE_JID, DEVICE_LID, INSTANCE_ID, WS_URL, sessionHarness, settle } from '../testing/session';
 
 type Options = UserFacingSocketConfig;
 

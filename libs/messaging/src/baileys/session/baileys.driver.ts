@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { NetworkAuthRepository, NetworkMessageRepository } from '@app/database';
 import type { NetworkDriver, NetworkSession, SessionHooks, SessionIdentity } from '../../driver';
 import type { BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort } from '../baileys-context';
@@ -9,7 +9,7 @@ import { WebVersion } from './web-version';
 
 /** The real network, through Baileys: every instance whose `sandbox` flag is false. */
 @Injectable()
-export class BaileysDriver implements NetworkDriver {
+export class BaileysDriver implements NetworkDriver, OnApplicationBootstrap {
   readonly kind = 'baileys' as const;
   /** Shared by all sessions: once the network refuses a version, no instance should offer it again. */
   private readonly version = new WebVersion();
@@ -24,6 +24,14 @@ export class BaileysDriver implements NetworkDriver {
     private readonly auth: NetworkAuthRepository,
     private readonly messages: NetworkMessageRepository,
   ) {}
+
+  /**
+   * Loads the Baileys package while the worker starts. Loading it takes seconds (several under load), and paid by the
+   * first real instance it ate the 10 s a command has: the first `GET /session/qr/text` after a start could answer 503.
+   */
+  onApplicationBootstrap(): void {
+    this.library().catch((error: Error) => this.logger.error({ err: error }, 'the Baileys package could not be loaded'));
+  }
 
   createSession(identity: SessionIdentity, hooks: SessionHooks): NetworkSession {
     return new BaileysSession(identity, hooks, {

@@ -50,6 +50,7 @@ export class SandboxControls {
       'sandbox.inboundBatch': ({ instanceId }, args) => inbound.inboundBatch(instanceId, args.messages),
       'sandbox.receipt': ({ instanceId }, args) => inbound.receipt(instanceId, args),
       'sandbox.delete': ({ instanceId }, args) => happenings.deleteMessage(instanceId, args),
+      'sandbox.edit': ({ instanceId }, args) => happenings.editMessage(instanceId, args),
       'sandbox.star': ({ instanceId }, args) => happenings.star(instanceId, args),
       'sandbox.presence': ({ instanceId }, args) => happenings.presence(instanceId, args),
       'sandbox.chatSetting': ({ instanceId }, args) => happenings.chatSetting(instanceId, args),

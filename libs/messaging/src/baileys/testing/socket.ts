@@ -1,12 +1,10 @@
 import type { AuthenticationCreds, BaileysEventMap, ConnectionState, GroupMetadata, UserFacingSocketConfig } from '@whiskeysockets/baileys';
-import type { BaileysLibrary, BaileysSocket } from '../../baileys-library';
+import type { BaileysSocket, WAMessage } from '../baileys-library';
+import { boom } from './kit';
+import { lidMappingStore } from './rc14';
 
 type EventBatch = Partial<BaileysEventMap>;
 type BatchHandler = (events: EventBatch) => void | Promise<void>;
-
-import { boom } from '../../testing/kit';
-
-export { boom };
 
 /** What `initAuthCreds()` returns, byte sizes and all (the key bytes are fixed so tests can compare them). */
 export function freshCreds(): AuthenticationCreds {
@@ -46,20 +44,59 @@ export function pairedCredsUpdate(deviceJid: string, lid: string): Partial<Authe
   };
 }
 
+export interface FakeSocketOptions {
+  /** The config `makeWASocket` was given; its credentials are the socket's. */
+  config?: UserFacingSocketConfig;
+  /** The account, as `sock.user` and `authState.creds.me` report it after pairing. */
+  me?: { id: string; lid?: string; name?: string };
+  /** The LID/phone pairs (LID → phone JID) Baileys' LID mapping store knows: rc14's own store answers from them. */
+  knownPairs?: Record<string, string>;
+  /** Baileys' stored `lid-mapping` keys (phone-number user → LID user), as the auth state's key store holds them. */
+  storedLidMappings?: Record<string, string>;
+}
+
 /**
- * Stands in for the socket `makeWASocket` returns: the event emitter (`ev.process`) and the methods the session calls,
- * behaving as Baileys 7 does (`connecting` on the next tick, credentials updated in place before listeners hear of it,
- * `end` emitting the close once and silencing the emitter).
+ * The one stand-in for the socket `makeWASocket` returns, behaving as Baileys 7.0.0-rc14's does: the event emitter
+ * (`ev.process`; a batch is handed to every listener as the event buffer flushes it), the send and chat methods as
+ * stubs that answer like Baileys, the LID mapping store (rc14's own), the auth state's key store, and the connection's
+ * life (`connecting` on the next tick, credentials updated in place before listeners hear of it, `end` emitting the
+ * close once and silencing the emitter).
  */
 export class FakeSocket {
   private handlers: BatchHandler[] = [];
   private closed = false;
+  readonly config: UserFacingSocketConfig;
+  readonly user: { id: string; lid?: string } | undefined;
+  /** The LIDs each `getPNsForLIDs` call asked for. */
+  readonly lookedUp: string[][] = [];
+  /** Baileys wraps the key store it was given in its transaction layer; the key each transaction was asked under. */
+  readonly transactionKeys: string[] = [];
+  readonly authState: {
+    creds: Partial<AuthenticationCreds>;
+    keys: {
+      get(type: string, ids: string[]): Promise<Record<string, string>>;
+      transaction<T>(work: () => Promise<T>, key: string): Promise<T>;
+    };
+  };
+  readonly signalRepository: { lidMapping: ReturnType<typeof lidMappingStore> };
+
   readonly ev = {
     process: (handler: BatchHandler) => {
       this.handlers.push(handler);
       return () => (this.handlers = this.handlers.filter((other) => other !== handler));
     },
   };
+
+  readonly sendMessage = jest.fn<Promise<WAMessage | undefined>, Parameters<BaileysSocket['sendMessage']>>();
+  readonly relayMessage = jest.fn<Promise<string>, Parameters<BaileysSocket['relayMessage']>>((_jid, _message, options) =>
+    Promise.resolve(options.messageId ?? 'GENERATED'),
+  );
+  readonly chatModify = jest.fn<Promise<void>, Parameters<BaileysSocket['chatModify']>>(() => Promise.resolve());
+  readonly appPatch = jest.fn<Promise<void>, Parameters<BaileysSocket['appPatch']>>(() => Promise.resolve());
+  readonly readMessages = jest.fn<Promise<void>, Parameters<BaileysSocket['readMessages']>>(() => Promise.resolve());
+  readonly sendReceipts = jest.fn<Promise<void>, Parameters<BaileysSocket['sendReceipts']>>(() => Promise.resolve());
+  readonly groupMetadata = jest.fn<Promise<GroupMetadata>, [string]>();
+
   /**
    * What happens while the socket is ending: rc14's `end` awaits the WebSocket's close and its end handlers before it
    * emits the close and destroys the emitter, and work in flight (a pre-key upload's `creds.update`) still reports.
@@ -84,22 +121,39 @@ export class FakeSocket {
     this.emit('creds.update', { pairingCode: 'ABCD1234', me: { id: `${phone}@s.whatsapp.net`, name: '~' } });
     return Promise.resolve('ABCD1234');
   });
-  readonly groupMetadata = jest.fn<Promise<GroupMetadata>, [string]>();
-  /** Baileys wraps the key store it was given in its transaction layer; the key each transaction was asked under. */
-  readonly transactionKeys: string[] = [];
-  readonly authState = {
-    keys: {
-      transaction: <T>(work: () => Promise<T>, key: string): Promise<T> => {
-        this.transactionKeys.push(key);
-        return work();
-      },
-    },
-  };
 
-  constructor(readonly config: UserFacingSocketConfig) {
+  /** A socket as `makeWASocket` makes it: it reports `connecting` on the next tick. */
+  static connecting(config: UserFacingSocketConfig): FakeSocket {
+    const socket = new FakeSocket({ config });
     process.nextTick(() =>
-      this.emit('connection.update', { connection: 'connecting', receivedPendingNotifications: false, qr: undefined }),
+      socket.emit('connection.update', { connection: 'connecting', receivedPendingNotifications: false, qr: undefined }),
     );
+    return socket;
+  }
+
+  constructor(options: FakeSocketOptions = {}) {
+    this.config = options.config ?? ({ auth: { creds: options.me ? { me: options.me } : {} } } as UserFacingSocketConfig);
+    this.user = options.me ? { id: options.me.id, ...(options.me.lid ? { lid: options.me.lid } : {}) } : undefined;
+    const stored = options.storedLidMappings ?? {};
+    this.authState = {
+      creds: this.config.auth.creds,
+      keys: {
+        get: (type, ids) =>
+          Promise.resolve(type === 'lid-mapping' ? Object.fromEntries(ids.filter((id) => stored[id]).map((id) => [id, stored[id]])) : {}),
+        transaction: (work, key) => {
+          this.transactionKeys.push(key);
+          return work();
+        },
+      },
+    };
+    const pairs = Object.entries(options.knownPairs ?? {}).map(([lid, pn]) => ({ lid, pn }));
+    const lidMapping = lidMappingStore(pairs);
+    const getPNsForLIDs = lidMapping.getPNsForLIDs.bind(lidMapping);
+    lidMapping.getPNsForLIDs = (lids: string[]) => {
+      this.lookedUp.push(lids);
+      return getPNsForLIDs(lids);
+    };
+    this.signalRepository = { lidMapping };
   }
 
   get creds(): AuthenticationCreds {
@@ -116,9 +170,14 @@ export class FakeSocket {
     this.batch({ [event]: data });
   }
 
-  /** A batch of several events, as the buffer flushes them. */
+  /** A batch of several events, as the buffer flushes them (the emitter does not wait for its listeners). */
   batch(events: EventBatch): void {
-    for (const handler of this.handlers) void handler(events);
+    void this.handOver(events);
+  }
+
+  /** A batch handed to every listener in turn; settles once each has handled it. */
+  async handOver(events: EventBatch): Promise<void> {
+    for (const handler of this.handlers) await handler(events);
   }
 
   update(update: Partial<ConnectionState>): void {
@@ -148,64 +207,4 @@ export class FakeSocket {
   fail(statusCode: number, message: string): void {
     void this.end(boom(message, statusCode));
   }
-}
-
-export interface FakeLibrary {
-  lib: BaileysLibrary;
-  sockets: FakeSocket[];
-  /** The socket made last. */
-  socket(): FakeSocket;
-}
-
-export const HISTORY_SYNC_TYPE = {
-  INITIAL_BOOTSTRAP: 0,
-  INITIAL_STATUS_V3: 1,
-  FULL: 2,
-  RECENT: 3,
-  PUSH_NAME: 4,
-  NON_BLOCKING_DATA: 5,
-  ON_DEMAND: 6,
-} as const;
-
-/** Marks what went through a `proto.*.fromObject`, so tests can tell converted values from raw ones. */
-function converter(type: string) {
-  return jest.fn((object: object) => ({ $proto: type, ...object }));
-}
-
-/** The parts of the Baileys package the session uses, with the values and shapes of 7.0.0-rc14. */
-export function fakeLibrary(): FakeLibrary {
-  const sockets: FakeSocket[] = [];
-  const lib = {
-    makeWASocket: jest.fn((config: UserFacingSocketConfig) => {
-      const socket = new FakeSocket(config);
-      sockets.push(socket);
-      return socket as unknown as BaileysSocket;
-    }),
-    initAuthCreds: jest.fn(freshCreds),
-    makeCacheableSignalKeyStore: jest.fn((store: object, _logger: unknown, cache: object) => ({ cacheable: true, store, cache })),
-    Browsers: { ubuntu: (browser: string) => ['Ubuntu', browser, '22.04.4'] },
-    DisconnectReason: {
-      connectionClosed: 428,
-      connectionLost: 408,
-      connectionReplaced: 440,
-      timedOut: 408,
-      loggedOut: 401,
-      badSession: 500,
-      restartRequired: 515,
-      multideviceMismatch: 411,
-      forbidden: 403,
-      unavailableService: 503,
-    },
-    proto: {
-      Message: {
-        fromObject: converter('Message'),
-        AppStateSyncKeyData: { fromObject: converter('AppStateSyncKeyData') },
-        HistorySyncType: { ...HISTORY_SYNC_TYPE, NO_HISTORY: 7, MESSAGE_ACCESS_STATUS: 8 },
-      },
-      WebMessageInfo: { fromObject: converter('WebMessageInfo') },
-      HistorySync: { HistorySyncType: HISTORY_SYNC_TYPE },
-    },
-    fetchLatestWaWebVersion: jest.fn(() => Promise.resolve({ version: [2, 3000, 1099887766], isLatest: true })),
-  } as unknown as BaileysLibrary;
-  return { lib, sockets, socket: () => sockets[sockets.length - 1] };
 }

@@ -1,13 +1,14 @@
 import type { AuthenticationCreds } from '@whiskeysockets/baileys';
 import type { NetworkKeyWrite, NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
-import type { CloseReason, SessionHooks } from '../../../driver';
-import type { AuthStore } from '../../auth-state';
-import type { BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort } from '../../baileys-context';
-import { bufferJson } from '../../buffer-json';
-import { BaileysSession } from '../baileys-session';
-import type { BaileysLogger } from '../baileys-settings';
-import { WebVersion } from '../web-version';
-import { fakeLibrary, freshCreds, pairedCredsUpdate } from './fake-baileys';
+import type { CloseReason, SessionHooks } from '../../driver';
+import type { AuthStore } from '../auth-state';
+import type { BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort } from '../baileys-context';
+import { bufferJson } from '../buffer-json';
+import { BaileysSession } from '../session/baileys-session';
+import type { BaileysLogger } from '../session/baileys-settings';
+import { WebVersion } from '../session/web-version';
+import { fakeLibrary } from './library';
+import { freshCreds, pairedCredsUpdate } from './socket';
 
 export const INSTANCE_ID = 'ins_1';
 export const DEVICE_JID = '447700900123:4@s.whatsapp.net';
@@ -103,7 +104,7 @@ export interface HarnessOptions {
 
 /** A session over the fake library, with in-memory stores and ports and a record of every hook call. */
 export function sessionHarness(options: HarnessOptions = {}) {
-  const fake = fakeLibrary();
+  const fake = fakeLibrary({ markConversions: true });
   const auth = options.auth ?? new MemoryAuthStore();
   if (options.paired && !options.auth) auth.creds = bufferJson.stringify({ ...freshCreds(), ...pairedCredsUpdate(DEVICE_JID, DEVICE_LID) });
   const messages = {

@@ -1,24 +1,23 @@
 import type { ChatStoreRepository, ContactStoreRepository, NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
-import { isJidGroup, isLidUser, isPnUser, jidNormalizedUser } from '@whiskeysockets/baileys/lib/WABinary/jid-utils.js';
 import type { SandboxStatusMedia } from '../../sandbox/status-media';
 import type { BaileysContext } from '../baileys-context';
-import type { BaileysLibrary, BaileysSocket } from '../baileys-library';
+import type { BaileysSocket } from '../baileys-library';
 import { bufferJson } from '../buffer-json';
-import { boom, MemoryNetworkMessages } from '../testing/kit';
+import { BaileysOperations } from '../operations/baileys-operations';
+import { BaileysCallOperations } from '../operations/call-operations';
+import { BaileysChatOperations } from '../operations/chat-operations';
+import { BaileysCommunityOperations } from '../operations/community-operations';
+import { BaileysContactOperations } from '../operations/contact-operations';
+import { BaileysGroupOperations } from '../operations/group-operations';
+import { BaileysMediaOperations } from '../operations/media-operations';
+import { BaileysNewsletterOperations } from '../operations/newsletter-operations';
+import { BaileysStatusOperations } from '../operations/status-operations';
+import { BaileysUserOperations } from '../operations/user-operations';
+import { boom, MemoryNetworkMessages } from './kit';
+import { fakeLibrary } from './library';
+import { FakeSocket } from './socket';
 
-export { boom };
-import { BaileysOperations } from './baileys-operations';
-import { BaileysCallOperations } from './call-operations';
-import { BaileysChatOperations } from './chat-operations';
-import { BaileysCommunityOperations } from './community-operations';
-import { BaileysContactOperations } from './contact-operations';
-import { BaileysGroupOperations } from './group-operations';
-import { BaileysMediaOperations } from './media-operations';
-import { BaileysNewsletterOperations } from './newsletter-operations';
-import { BaileysStatusOperations } from './status-operations';
-import { BaileysUserOperations } from './user-operations';
-
-/** For specs: the account the fake socket belongs to. */
+/** The operations' specs: the account the fake socket belongs to, stored messages, and the whole operations table. */
 export const INSTANCE = 'inst-1';
 export const SELF = '447700900001@s.whatsapp.net';
 export const SELF_DEVICE = '447700900001:7@s.whatsapp.net';
@@ -56,9 +55,6 @@ export function storedMessage(input: StoredMessageInput): NetworkMessageRecord {
   };
 }
 
-/** The message store in memory (the kit's), under the name these specs know. */
-export { MemoryNetworkMessages as MemoryMessages };
-
 export interface FakeParts {
   socket?: Record<string, unknown>;
   lib?: Record<string, unknown>;
@@ -66,21 +62,17 @@ export interface FakeParts {
 }
 
 /**
- * A context around a fake socket: only the socket methods a spec stubs exist. The account is registered with a name,
- * device 7 and a LID, as after pairing.
+ * A context around the kit's fake socket, with what a spec stubs on top. The account is registered with a name, device 7
+ * and a LID, as after pairing; its LID mapping knows no one.
  */
 export function fakeContext(parts: FakeParts = {}): BaileysContext & { store: MemoryNetworkMessages } {
   const store = new MemoryNetworkMessages(parts.messages);
-  const socket = {
-    authState: { creds: { me: { id: SELF_DEVICE, name: 'Gateway', lid: '100000000000001:7@lid' } } },
-    signalRepository: { lidMapping: { getLIDForPN: () => Promise.resolve(null), getPNForLID: () => Promise.resolve(null) } },
-    ...parts.socket,
-  };
+  const socket = Object.assign(new FakeSocket({ me: { id: SELF_DEVICE, name: 'Gateway', lid: '100000000000001:7@lid' } }), parts.socket);
   return {
     instanceId: INSTANCE,
     socket: socket as unknown as BaileysSocket,
-    // rc14's own JID helpers; a spec adds (or replaces) what else it needs.
-    lib: { jidNormalizedUser, isLidUser, isPnUser, isJidGroup, ...parts.lib } as unknown as BaileysLibrary,
+    // The kit's library (rc14's own JID helpers); a spec adds (or replaces) what else it needs.
+    lib: { ...fakeLibrary().lib, ...parts.lib },
     selfJid: SELF,
     selfLid: SELF_LID,
     messages: store as unknown as NetworkMessageRepository,
