@@ -11,7 +11,7 @@ import {
   SandboxProfiles,
   SandboxStatusPrivacy,
 } from '@app/messaging';
-import { InstanceSessions } from './instance-sessions.service';
+import { InstanceSessions } from './instance-sessions';
 import { NetworkOperator } from './network-operator';
 
 type Handlers = { [N in CommandName]: (instanceId: string, args: CommandArgs<N>) => Promise<unknown> };
