@@ -1,6 +1,5 @@
 import { Pool } from 'pg';
-import type { EventType } from '@app/contracts';
-import { EventAppendGroupCommit } from '../../libs/database/src/repositories/event-append-group-commit';
+import { EventAppendGroupCommit, type AppendRequest } from '../../libs/database/src/repositories/event-append-group-commit';
 import { testEnv } from '../support/environment';
 import { RepositoryDatabase } from './repository-database';
 import { deliveryRows, eventRows } from './stored-rows';
@@ -15,9 +14,9 @@ describe('EventAppendGroupCommit on PostgreSQL', () => {
     await db.close();
   });
 
-  const request = (instanceId: string, tag: string, count: number, deliver = false) => ({
+  const request = (instanceId: string, tag: string, count: number, deliver = false): AppendRequest => ({
     instanceId,
-    events: Array.from({ length: count }, (_, i) => ({ eventType: 'message' as EventType, data: { tag, i } })),
+    events: Array.from({ length: count }, (_, i) => ({ eventType: 'message', data: { tag, i } })),
     deliver,
     receivedAt: new Date(),
   });

@@ -43,10 +43,10 @@ describe('EventLogRepository on PostgreSQL', () => {
       ]);
     });
 
-    it("numbers concurrent appends of several instances per instance, in hand-over order, and skips an instance that is gone", async () => {
+    it('numbers concurrent appends of several instances per instance, in hand-over order, and skips an instance that is gone', async () => {
       const [first, second] = await db.instances(2);
-      const events = (tag: string, count: number) =>
-        Array.from({ length: count }, (_, i) => ({ eventType: 'message' as EventType, data: { tag, i } }));
+      const events = (tag: string, count: number): { eventType: EventType; data: Record<string, unknown> }[] =>
+        Array.from({ length: count }, (_, i) => ({ eventType: 'message', data: { tag, i } }));
 
       const results = await Promise.all([
         log.appendMany(first, events('a', 3), { deliver: true }),
@@ -56,10 +56,20 @@ describe('EventLogRepository on PostgreSQL', () => {
       ]);
 
       expect(results.map((stored) => stored?.map((event) => [event.seq, event.envelope.eventData]) ?? null)).toEqual([
-        [[1n, { tag: 'a', i: 0 }], [2n, { tag: 'a', i: 1 }], [3n, { tag: 'a', i: 2 }]],
-        [[1n, { tag: 'b', i: 0 }], [2n, { tag: 'b', i: 1 }]],
+        [
+          [1n, { tag: 'a', i: 0 }],
+          [2n, { tag: 'a', i: 1 }],
+          [3n, { tag: 'a', i: 2 }],
+        ],
+        [
+          [1n, { tag: 'b', i: 0 }],
+          [2n, { tag: 'b', i: 1 }],
+        ],
         null,
-        [[4n, { tag: 'c', i: 0 }], [5n, { tag: 'c', i: 1 }]],
+        [
+          [4n, { tag: 'c', i: 0 }],
+          [5n, { tag: 'c', i: 1 }],
+        ],
       ]);
       const [ofA, ofB, , ofC] = results as StoredEvent[][];
       expect(await eventRows(db, first)).toEqual([...ofA, ...ofC].map(rowOf));
@@ -67,7 +77,11 @@ describe('EventLogRepository on PostgreSQL', () => {
       expect(await eventRows(db, 'ins_repo_missing')).toEqual([]);
       expect((await deliveryRows(db, first)).map((row) => row.event_id)).toEqual(ofA.map((event) => event.envelope.eventId));
       expect(await deliveryRows(db, second)).toEqual([]);
-      expect(await db.rows('SELECT id, event_seq::text AS event_seq FROM instances WHERE id = ANY($1::text[]) ORDER BY event_seq', [[first, second]])).toEqual([
+      expect(
+        await db.rows('SELECT id, event_seq::text AS event_seq FROM instances WHERE id = ANY($1::text[]) ORDER BY event_seq', [
+          [first, second],
+        ]),
+      ).toEqual([
         { id: second, event_seq: '2' },
         { id: first, event_seq: '5' },
       ]);
@@ -78,14 +92,19 @@ describe('EventLogRepository on PostgreSQL', () => {
     it('reads windows of one instance by sequence range, order and type', async () => {
       const [instance, other] = await db.instances(2);
       const types: EventType[] = ['message', 'message_status', 'message', 'contact', 'message'];
-      const stored = (await log.appendMany(instance, types.map((eventType, i) => ({ eventType, data: { i } })))) as StoredEvent[];
+      const stored = (await log.appendMany(
+        instance,
+        types.map((eventType, i) => ({ eventType, data: { i } })),
+      )) as StoredEvent[];
       await log.append(other, 'message', { i: 99 });
 
       expect(await log.list(instance, 0n, 100)).toEqual(stored);
       expect(await log.list(instance, 2n, 2)).toEqual(stored.slice(2, 4));
       expect(await log.list(instance, 0n, 100, ['message'])).toEqual([stored[0], stored[2], stored[4]]);
       expect(await log.window(instance, { beforeSeq: 5n, order: 'desc', limit: 3 })).toEqual([stored[3], stored[2], stored[1]]);
-      expect(await log.window(instance, { afterSeq: 1n, beforeSeq: 4n, order: 'asc', limit: 10, eventTypes: ['message', 'contact'] })).toEqual([stored[2]]);
+      expect(
+        await log.window(instance, { afterSeq: 1n, beforeSeq: 4n, order: 'asc', limit: 10, eventTypes: ['message', 'contact'] }),
+      ).toEqual([stored[2]]);
     });
 
     it("tells whether someone else's message with an id reached this instance", async () => {

@@ -1,5 +1,9 @@
 import { Pool } from 'pg';
-import { GroupCommitMismatch, MessageGroupCommit, type GroupCommitMessage } from '../../libs/database/src/repositories/message-group-commit';
+import {
+  GroupCommitMismatch,
+  MessageGroupCommit,
+  type GroupCommitMessage,
+} from '../../libs/database/src/repositories/message-group-commit';
 import { testEnv } from '../support/environment';
 import { RepositoryDatabase, uniqueId } from './repository-database';
 
@@ -22,7 +26,10 @@ describe('MessageGroupCommit on PostgreSQL', () => {
   });
 
   function stored(instanceId: string): Promise<{ id: string; seq: string; text: string }[]> {
-    return db.rows(`SELECT id, seq::text AS seq, payload->>'text' AS text FROM messages WHERE instance_id = $1 ORDER BY messages.seq`, [instanceId]);
+    return db.rows<{ id: string; seq: string; text: string }>(
+      `SELECT id, seq::text AS seq, payload->>'text' AS text FROM messages WHERE instance_id = $1 ORDER BY messages.seq`,
+      [instanceId],
+    );
   }
 
   it('stores a batch in arrival order, answers a repeated key within the batch from its first request, and fails only refused data', async () => {
@@ -36,7 +43,7 @@ describe('MessageGroupCommit on PostgreSQL', () => {
 
     const results = await Promise.allSettled([first, same, different, bad, last].map((m) => group.accept(instance, m)));
 
-    expect(results.map((result) => (result.status === 'fulfilled' ? result.value : result.reason))).toEqual([
+    expect(results.map((result): unknown => (result.status === 'fulfilled' ? result.value : result.reason))).toEqual([
       { id: first.id, replayed: false },
       { id: first.id, replayed: true },
       expect.any(GroupCommitMismatch),
@@ -55,13 +62,19 @@ describe('MessageGroupCommit on PostgreSQL', () => {
     const [instance] = await db.instances(1);
     const replicas = [new MessageGroupCommit(db.prisma.pool, { maxRows: 7 }), new MessageGroupCommit(otherReplicaPool, { maxRows: 5 })];
 
-    await Promise.all(replicas.map((replica, r) => Promise.all(Array.from({ length: 60 }, (_, i) => replica.accept(instance, message(`r${r}-${i}`))))));
+    await Promise.all(
+      replicas.map((replica, r) => Promise.all(Array.from({ length: 60 }, (_, i) => replica.accept(instance, message(`r${r}-${i}`))))),
+    );
 
     const rows = await stored(instance);
     expect(rows.map((row) => row.seq)).toEqual(Array.from({ length: 120 }, (_, i) => String(i + 1)));
     for (const r of [0, 1]) {
-      expect(rows.filter((row) => row.text.startsWith(`r${r}-`)).map((row) => row.text)).toEqual(Array.from({ length: 60 }, (_, i) => `r${r}-${i}`));
+      expect(rows.filter((row) => row.text.startsWith(`r${r}-`)).map((row) => row.text)).toEqual(
+        Array.from({ length: 60 }, (_, i) => `r${r}-${i}`),
+      );
     }
-    expect(await db.rows('SELECT last_seq::text AS last_seq FROM message_counters WHERE instance_id = $1', [instance])).toEqual([{ last_seq: '120' }]);
+    expect(await db.rows('SELECT last_seq::text AS last_seq FROM message_counters WHERE instance_id = $1', [instance])).toEqual([
+      { last_seq: '120' },
+    ]);
   });
 });

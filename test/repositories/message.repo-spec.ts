@@ -78,9 +78,9 @@ describe('MessageRepository on PostgreSQL', () => {
         id: original.id,
         replayed: true,
       });
-      await expect(messages.accept(instance, newMessage('changed', { idempotencyKey: 'key-1', requestHash: 'hash-b' }))).rejects.toBeInstanceOf(
-        IdempotencyMismatch,
-      );
+      await expect(
+        messages.accept(instance, newMessage('changed', { idempotencyKey: 'key-1', requestHash: 'hash-b' })),
+      ).rejects.toBeInstanceOf(IdempotencyMismatch);
       const elsewhere = newMessage('once', { idempotencyKey: 'key-1', requestHash: 'hash-a' });
       expect(await messages.accept(other, elsewhere)).toEqual({ id: elsewhere.id, replayed: false });
 
@@ -100,10 +100,24 @@ describe('MessageRepository on PostgreSQL', () => {
       await messages.recordOutcome(instance, sent.id, { status: 'sent' }, []);
 
       expect(await messages.pending(instance, 100)).toEqual(
-        waiting.map((message, i) => ({ id: message.id, kind: 'text', chatJid: message.chatJid, payload: message.payload, seq: BigInt(i + 2), status: 'accepted' })),
+        waiting.map((message, i) => ({
+          id: message.id,
+          kind: 'text',
+          chatJid: message.chatJid,
+          payload: message.payload,
+          seq: BigInt(i + 2),
+          status: 'accepted',
+        })),
       );
       expect((await messages.pending(instance, 3)).map((message) => message.id)).toEqual(waiting.slice(0, 3).map((message) => message.id));
-      expect(await messages.find(instance, sent.id)).toEqual({ id: sent.id, kind: 'text', chatJid: sent.chatJid, payload: sent.payload, seq: 1n, status: 'sent' });
+      expect(await messages.find(instance, sent.id)).toEqual({
+        id: sent.id,
+        kind: 'text',
+        chatJid: sent.chatJid,
+        payload: sent.payload,
+        seq: 1n,
+        status: 'sent',
+      });
       expect(await messages.find(other, sent.id)).toBeNull();
       expect(await messages.statusCounts(instance)).toEqual({ sent: 1, accepted: 11 });
     });
@@ -139,15 +153,39 @@ describe('MessageRepository on PostgreSQL', () => {
         recorded: true,
         events: events.map((event, i) => ({
           seq: BigInt(42 + i),
-          envelope: { eventId: expect.stringMatching(/^evt_\d+_[0-9a-f]{16}$/), instanceId: instance, eventType: event.eventType, receivedAt, eventData: event.data },
+          envelope: {
+            eventId: expect.stringMatching(/^evt_\d+_[0-9a-f]{16}$/),
+            instanceId: instance,
+            eventType: event.eventType,
+            receivedAt,
+            eventData: event.data,
+          },
         })),
       });
       const eventIds = result.events.map((event) => event.envelope.eventId);
-      expect(await messageRows(instance)).toEqual([{ ...acceptedRow(instance, message, 1), status: 'sent', sent_at: new Date(receivedAt) }]);
+      expect(await messageRows(instance)).toEqual([
+        { ...acceptedRow(instance, message, 1), status: 'sent', sent_at: new Date(receivedAt) },
+      ]);
       expect(await eventRows(db, instance)).toEqual(
-        events.map((event, i) => ({ id: eventIds[i], instance_id: instance, seq: String(42 + i), event_type: event.eventType, received_at: new Date(receivedAt), data: event.data })),
+        events.map((event, i) => ({
+          id: eventIds[i],
+          instance_id: instance,
+          seq: String(42 + i),
+          event_type: event.eventType,
+          received_at: new Date(receivedAt),
+          data: event.data,
+        })),
       );
-      expect(await deliveryRows(db, instance)).toEqual(eventIds.map((eventId) => ({ event_id: eventId, instance_id: instance, state: 'pending', attempts: 0, schedule_step: 0, last_error: null })));
+      expect(await deliveryRows(db, instance)).toEqual(
+        eventIds.map((eventId) => ({
+          event_id: eventId,
+          instance_id: instance,
+          state: 'pending',
+          attempts: 0,
+          schedule_step: 0,
+          last_error: null,
+        })),
+      );
       expect(await db.rows('SELECT event_seq::text AS event_seq FROM instances WHERE id = $1', [instance])).toEqual([{ event_seq: '43' }]);
     });
 
@@ -161,7 +199,9 @@ describe('MessageRepository on PostgreSQL', () => {
       ]);
 
       expect(result.recorded).toBe(true);
-      expect(await messageRows(instance)).toEqual([{ ...acceptedRow(instance, message, 1), status: 'failed', error: 'not on the network' }]);
+      expect(await messageRows(instance)).toEqual([
+        { ...acceptedRow(instance, message, 1), status: 'failed', error: 'not on the network' },
+      ]);
       expect((await eventRows(db, instance)).map((row) => [row.seq, row.event_type])).toEqual([['1', 'message_status']]);
       expect(await deliveryRows(db, instance)).toEqual([]);
     });
@@ -172,12 +212,22 @@ describe('MessageRepository on PostgreSQL', () => {
       await messages.accept(instance, message);
       const event = { eventType: 'message_status' as const, data: { id: message.id, status: 'sent' } };
       await messages.recordOutcome(instance, message.id, { status: 'sent' }, [event], { deliver: true });
-      const before = { messages: await messageRows(instance), events: await eventRows(db, instance), deliveries: await deliveryRows(db, instance) };
+      const before = {
+        messages: await messageRows(instance),
+        events: await eventRows(db, instance),
+        deliveries: await deliveryRows(db, instance),
+      };
 
-      expect(await messages.recordOutcome(instance, message.id, { status: 'failed', error: 'late' }, [event], { deliver: true })).toEqual({ recorded: false, events: [] });
+      expect(await messages.recordOutcome(instance, message.id, { status: 'failed', error: 'late' }, [event], { deliver: true })).toEqual({
+        recorded: false,
+        events: [],
+      });
       const stranger = newMessage('not yours');
       await messages.accept(instance, stranger);
-      expect(await messages.recordOutcome(other, stranger.id, { status: 'sent' }, [event], { deliver: true })).toEqual({ recorded: false, events: [] });
+      expect(await messages.recordOutcome(other, stranger.id, { status: 'sent' }, [event], { deliver: true })).toEqual({
+        recorded: false,
+        events: [],
+      });
 
       expect(await messageRows(instance)).toEqual([...before.messages, acceptedRow(instance, stranger, 2)]);
       expect(await eventRows(db, instance)).toEqual(before.events);

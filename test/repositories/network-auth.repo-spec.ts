@@ -66,16 +66,27 @@ describe('NetworkAuthRepository on PostgreSQL', () => {
 
     // Two writers set every key (one forwards, one backwards) and delete each other's odd keys.
     await Promise.all([
-      auth.writeKeys(instance, ids.map((id) => ({ type: 'session', id, value: Number(id) % 2 === 0 ? `x${id}` : null }))),
-      auth.writeKeys(instance, [...ids].reverse().map((id) => ({ type: 'sender-key', id, value: `y${id}` }))),
+      auth.writeKeys(
+        instance,
+        ids.map((id) => ({ type: 'session', id, value: Number(id) % 2 === 0 ? `x${id}` : null })),
+      ),
+      auth.writeKeys(
+        instance,
+        [...ids].reverse().map((id) => ({ type: 'sender-key', id, value: `y${id}` })),
+      ),
       auth.writeKeys(instance, ids.map((id) => ({ type: 'session', id, value: Number(id) % 2 === 0 ? `x${id}` : null })).reverse()),
     ]);
 
     const stored = await storedKeys(instance);
     expect(stored.filter((key) => key.type === 'session').map((key) => [key.key_id, key.value])).toEqual(
-      ids.filter((id) => Number(id) % 2 === 0).sort().map((id) => [id, `x${id}`]),
+      ids
+        .filter((id) => Number(id) % 2 === 0)
+        .sort()
+        .map((id) => [id, `x${id}`]),
     );
-    expect(stored.filter((key) => key.type === 'sender-key').map((key) => [key.key_id, key.value])).toEqual([...ids].sort().map((id) => [id, `y${id}`]));
+    expect(stored.filter((key) => key.type === 'sender-key').map((key) => [key.key_id, key.value])).toEqual(
+      [...ids].sort().map((id) => [id, `y${id}`]),
+    );
   });
 
   it("clears one instance's credentials and keys only", async () => {

@@ -43,7 +43,9 @@ describe('OutcomeGroupCommit on PostgreSQL', () => {
 
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((results[1] as PromiseRejectedResult).reason).toMatchObject({ code: '22P05' });
-    expect(await db.rows('SELECT id, status::text AS status FROM messages WHERE instance_id = $1 ORDER BY messages.seq', [instance])).toEqual([
+    expect(
+      await db.rows('SELECT id, status::text AS status FROM messages WHERE instance_id = $1 ORDER BY messages.seq', [instance]),
+    ).toEqual([
       { id: first, status: 'sent' },
       { id: bad, status: 'accepted' },
       { id: last, status: 'sent' },
@@ -71,12 +73,16 @@ describe('OutcomeGroupCommit on PostgreSQL', () => {
 
     const recorded = results.flat().filter((result) => result.recorded);
     expect(recorded).toHaveLength(50);
-    expect(results.flat().filter((result) => !result.recorded)).toEqual(Array.from({ length: 50 }, () => ({ recorded: false, events: [] })));
+    expect(results.flat().filter((result) => !result.recorded)).toEqual(
+      Array.from({ length: 50 }, () => ({ recorded: false, events: [] })),
+    );
     for (const [i, instanceId] of instances.entries()) {
       const events = await eventRows(db, instanceId);
       expect(events.map((row) => row.seq)).toEqual(Array.from({ length: 25 }, (_, n) => String(n + 1)));
       expect(events.map((row) => row.data.id).sort()).toEqual([...accepted[i]].sort());
-      expect(await db.rows("SELECT count(*)::int AS sent FROM messages WHERE instance_id = $1 AND status = 'sent'", [instanceId])).toEqual([{ sent: 25 }]);
+      expect(await db.rows("SELECT count(*)::int AS sent FROM messages WHERE instance_id = $1 AND status = 'sent'", [instanceId])).toEqual([
+        { sent: 25 },
+      ]);
     }
   });
 });

@@ -34,7 +34,12 @@ export class RepositoryDatabase {
     const ids = Array.from({ length: count }, () => uniqueId('ins_repo'));
     this.instanceIds.push(...ids);
     for (const id of ids) {
-      await this.rows('INSERT INTO instances (id, customer_id, name, shard, updated_at) VALUES ($1, $2, $3, $4, now())', [id, customerId, id, shard]);
+      await this.rows('INSERT INTO instances (id, customer_id, name, shard, updated_at) VALUES ($1, $2, $3, $4, now())', [
+        id,
+        customerId,
+        id,
+        shard,
+      ]);
     }
     return ids;
   }

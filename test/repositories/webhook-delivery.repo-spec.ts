@@ -28,12 +28,10 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
     it("follows the customer's defaults or the instance's own settings, and a URL that answered 410 is off", async () => {
       const [own, following] = await db.instances(2);
       const [customer] = await db.rows<{ customer_id: string }>('SELECT customer_id FROM instances WHERE id = $1', [own]);
-      await db.rows('UPDATE customers SET default_webhook_url = $2, default_signing_secret_enc = $3, default_event_filters = $4 WHERE id = $1', [
-        customer.customer_id,
-        'https://defaults.example.com/hook',
-        db.box.encrypt('customer-secret'),
-        ['message'],
-      ]);
+      await db.rows(
+        'UPDATE customers SET default_webhook_url = $2, default_signing_secret_enc = $3, default_event_filters = $4 WHERE id = $1',
+        [customer.customer_id, 'https://defaults.example.com/hook', db.box.encrypt('customer-secret'), ['message']],
+      );
       await db.rows('UPDATE instances SET use_custom_defaults = false, webhook_url = $2, event_signing_secret_enc = $3 WHERE id = $1', [
         own,
         'https://own.example.com/hook',
@@ -73,18 +71,56 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
       const [event] = await delivered(instance, 1);
       const { eventId } = event.envelope;
 
-      expect(await deliveries.forAttempt(eventId)).toEqual({ eventId, instanceId: instance, state: 'pending', attempts: 0, scheduleStep: 0, envelope: event.envelope });
+      expect(await deliveries.forAttempt(eventId)).toEqual({
+        eventId,
+        instanceId: instance,
+        state: 'pending',
+        attempts: 0,
+        scheduleStep: 0,
+        envelope: event.envelope,
+      });
       const retryAt = new Date('2026-11-20T10:00:30.000Z');
       const [first, repeated] = await Promise.all([
-        deliveries.recordAttempt(eventId, attempt(1, 500, 'failed'), { state: 'pending', scheduleStep: 1, nextAttemptAt: retryAt, lastError: 'HTTP 500' }),
-        deliveries.recordAttempt(eventId, attempt(1, 200, 'delivered'), { state: 'delivered', scheduleStep: 1, nextAttemptAt: retryAt, lastError: null }),
+        deliveries.recordAttempt(eventId, attempt(1, 500, 'failed'), {
+          state: 'pending',
+          scheduleStep: 1,
+          nextAttemptAt: retryAt,
+          lastError: 'HTTP 500',
+        }),
+        deliveries.recordAttempt(eventId, attempt(1, 200, 'delivered'), {
+          state: 'delivered',
+          scheduleStep: 1,
+          nextAttemptAt: retryAt,
+          lastError: null,
+        }),
       ]);
       expect([first, repeated]).toEqual([true, false]);
-      expect(await deliveries.recordAttempt(eventId, attempt(2, 200, 'delivered'), { state: 'delivered', scheduleStep: 2, nextAttemptAt: retryAt, lastError: null })).toBe(true);
-      expect(await deliveries.recordAttempt(eventId, attempt(3, 200, 'delivered'), { state: 'delivered', scheduleStep: 3, nextAttemptAt: retryAt, lastError: null })).toBe(false);
+      expect(
+        await deliveries.recordAttempt(eventId, attempt(2, 200, 'delivered'), {
+          state: 'delivered',
+          scheduleStep: 2,
+          nextAttemptAt: retryAt,
+          lastError: null,
+        }),
+      ).toBe(true);
+      expect(
+        await deliveries.recordAttempt(eventId, attempt(3, 200, 'delivered'), {
+          state: 'delivered',
+          scheduleStep: 3,
+          nextAttemptAt: retryAt,
+          lastError: null,
+        }),
+      ).toBe(false);
 
-      expect(await deliveryRows(db, instance)).toEqual([{ event_id: eventId, instance_id: instance, state: 'delivered', attempts: 2, schedule_step: 2, last_error: null }]);
-      expect(await deliveries.report(instance, eventId)).toEqual({ eventId, state: 'delivered', nextAttemptAt: null, attempts: [attempt(1, 500, 'failed'), attempt(2, 200, 'delivered')] });
+      expect(await deliveryRows(db, instance)).toEqual([
+        { event_id: eventId, instance_id: instance, state: 'delivered', attempts: 2, schedule_step: 2, last_error: null },
+      ]);
+      expect(await deliveries.report(instance, eventId)).toEqual({
+        eventId,
+        state: 'delivered',
+        nextAttemptAt: null,
+        attempts: [attempt(1, 500, 'failed'), attempt(2, 200, 'delivered')],
+      });
       expect(await deliveries.forAttempt('evt_missing')).toBeNull();
     });
   });
@@ -101,7 +137,12 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
         lastError: 'HTTP 500',
       });
 
-      expect(await deliveries.report(instance, kept.envelope.eventId)).toEqual({ eventId: kept.envelope.eventId, state: 'none', attempts: [], nextAttemptAt: null });
+      expect(await deliveries.report(instance, kept.envelope.eventId)).toEqual({
+        eventId: kept.envelope.eventId,
+        state: 'none',
+        attempts: [],
+        nextAttemptAt: null,
+      });
       expect(await deliveries.redeliver(other, kept.envelope.eventId)).toBeNull();
       expect(await deliveries.redeliver(instance, kept.envelope.eventId)).toBe(0);
       expect(await deliveries.redeliver(instance, sent.envelope.eventId)).toBe(1);
@@ -131,17 +172,41 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
         { eventId: recent[0].envelope.eventId, attempts: 1 },
         { eventId: recent[1].envelope.eventId, attempts: 1 },
       ]);
-      expect(await deliveries.redeliverSince(instance, new Date(Date.now() - 3_600_000), 'failed')).toEqual([{ eventId: recent[2].envelope.eventId, attempts: 1 }]);
+      expect(await deliveries.redeliverSince(instance, new Date(Date.now() - 3_600_000), 'failed')).toEqual([
+        { eventId: recent[2].envelope.eventId, attempts: 1 },
+      ]);
 
       expect(await deliveryRows(db, instance)).toEqual([
-        { event_id: old[0].envelope.eventId, instance_id: instance, state: 'failed', attempts: 1, schedule_step: 9, last_error: 'HTTP 500' },
-        { event_id: recent[0].envelope.eventId, instance_id: instance, state: 'pending', attempts: 1, schedule_step: 2, last_error: 'HTTP 503' },
-        { event_id: recent[1].envelope.eventId, instance_id: instance, state: 'pending', attempts: 1, schedule_step: 2, last_error: 'HTTP 503' },
+        {
+          event_id: old[0].envelope.eventId,
+          instance_id: instance,
+          state: 'failed',
+          attempts: 1,
+          schedule_step: 9,
+          last_error: 'HTTP 500',
+        },
+        {
+          event_id: recent[0].envelope.eventId,
+          instance_id: instance,
+          state: 'pending',
+          attempts: 1,
+          schedule_step: 2,
+          last_error: 'HTTP 503',
+        },
+        {
+          event_id: recent[1].envelope.eventId,
+          instance_id: instance,
+          state: 'pending',
+          attempts: 1,
+          schedule_step: 2,
+          last_error: 'HTTP 503',
+        },
         { event_id: recent[2].envelope.eventId, instance_id: instance, state: 'pending', attempts: 1, schedule_step: 0, last_error: null },
       ]);
-      const [untouched] = await db.rows<{ due_later: boolean }>('SELECT next_attempt_at > now() AS due_later FROM webhook_deliveries WHERE event_id = $1', [
-        elsewhere.envelope.eventId,
-      ]);
+      const [untouched] = await db.rows<{ due_later: boolean }>(
+        'SELECT next_attempt_at > now() AS due_later FROM webhook_deliveries WHERE event_id = $1',
+        [elsewhere.envelope.eventId],
+      );
       expect(untouched).toEqual({ due_later: true });
     });
 

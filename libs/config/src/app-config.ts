@@ -118,4 +118,3 @@ export const CONFIG_VARIABLES = [
   'MAX_STREAMS_PER_INSTANCE',
   'METRICS_TOKEN',
 ] as const;
-

@@ -104,7 +104,7 @@ export type ChatPresenceState = (typeof CHAT_PRESENCE_STATES)[number];
 export const CHAT_SETTING_TYPES = ['mute', 'pin', 'read', 'archive', 'ephemeral'] as const;
 export type ChatSettingType = (typeof CHAT_SETTING_TYPES)[number];
 
-const CALL_END_REASONS = ['rejected', 'ended', 'unknown'] as const;
+export const CALL_END_REASONS = ['rejected', 'ended', 'unknown'] as const;
 export type CallEndReason = (typeof CALL_END_REASONS)[number];
 
 export type GroupEventData = {

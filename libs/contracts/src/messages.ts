@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 /** What the gateway asks the network to do for one accepted message row. */
-const MESSAGE_KINDS = [
+export const MESSAGE_KINDS = [
   'text',
   'image',
   'video',

@@ -89,6 +89,8 @@ export class OutcomeGroupCommit {
     ]);
     const done = new Set(result.done);
     const seqs = appendedSeqs(result.appended);
-    return appends.map((append, n) => (done.has(n) ? { recorded: true, events: storedEvents(append, seqs) ?? [] } : { recorded: false, events: [] }));
+    return appends.map((append, n) =>
+      done.has(n) ? { recorded: true, events: storedEvents(append, seqs) ?? [] } : { recorded: false, events: [] },
+    );
   }
 }
