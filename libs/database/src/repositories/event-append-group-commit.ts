@@ -1,21 +1,10 @@
-import {
-  APPEND_STEPS,
-  APPENDED,
-  appendedSeqs,
-  eventRecords,
-  eventRowsJson,
-  newEventIds,
-  storedEvents,
-  type AppendedRow,
-  type EventAppend,
-  type NewEvent,
-} from './event-append.sql';
+import * as eventAppend from './event-append.sql';
 import type { StoredEvent } from './event-log.repository';
 import { queryRetrying, StatementBatcher, type Queryable } from './statement-batcher';
 
 export interface AppendRequest {
   instanceId: string;
-  events: NewEvent[];
+  events: eventAppend.NewEvent[];
   deliver: boolean;
   receivedAt: Date;
 }
@@ -26,8 +15,8 @@ const MAX_EVENTS = 1_000;
  * Appends the events of every request of the batch to their instances' logs with the next sequence numbers (in batch
  * order, then event order, per instance) and their webhook deliveries where asked: one statement, one commit.
  */
-const APPEND_BATCH = `WITH events AS (SELECT * FROM ${eventRecords('$1')}), ${APPEND_STEPS}
-    SELECT ${APPENDED}`;
+const APPEND_BATCH = `WITH events AS (SELECT * FROM ${eventAppend.eventRecords('$1')}), ${eventAppend.APPEND_STEPS}
+    SELECT ${eventAppend.APPENDED}`;
 
 /**
  * Group commit for the event log: appends handed over while the previous statement commits (from any instance, any
@@ -36,7 +25,7 @@ const APPEND_BATCH = `WITH events AS (SELECT * FROM ${eventRecords('$1')}), ${AP
  * statement, and one batch runs at a time, so each instance's events are numbered in the order they were handed over.
  */
 export class EventAppendGroupCommit {
-  private readonly batcher: StatementBatcher<EventAppend, StoredEvent[] | null>;
+  private readonly batcher: StatementBatcher<eventAppend.EventAppend, StoredEvent[] | null>;
 
   constructor(private readonly db: Queryable) {
     this.batcher = new StatementBatcher((batch) => this.commit(batch), {
@@ -47,12 +36,14 @@ export class EventAppendGroupCommit {
 
   /** The request's events as stored, or null when its instance no longer exists. */
   append(request: AppendRequest): Promise<StoredEvent[] | null> {
-    return this.batcher.add({ ...request, eventIds: newEventIds(request.events.length, request.receivedAt.getTime()) });
+    return this.batcher.add({ ...request, eventIds: eventAppend.newEventIds(request.events.length, request.receivedAt.getTime()) });
   }
 
-  private async commit(batch: EventAppend[]): Promise<(StoredEvent[] | null)[]> {
-    const [{ appended }] = await queryRetrying<{ appended: AppendedRow[] }>(this.db, APPEND_BATCH, [eventRowsJson(batch)]);
-    const seqs = appendedSeqs(appended);
-    return batch.map((append) => storedEvents(append, seqs));
+  private async commit(batch: eventAppend.EventAppend[]): Promise<(StoredEvent[] | null)[]> {
+    const [{ appended }] = await queryRetrying<{ appended: eventAppend.AppendedRow[] }>(this.db, APPEND_BATCH, [
+      eventAppend.eventRowsJson(batch),
+    ]);
+    const seqs = eventAppend.appendedSeqs(appended);
+    return batch.map((append) => eventAppend.storedEvents(append, seqs));
   }
 }

@@ -1,15 +1,4 @@
-import {
-  APPEND_STEPS,
-  APPENDED,
-  appendedSeqs,
-  eventRecords,
-  eventRowsJson,
-  newEventIds,
-  storedEvents,
-  type AppendedRow,
-  type EventAppend,
-  type NewEvent,
-} from './event-append.sql';
+import * as eventAppend from './event-append.sql';
 import type { StoredEvent } from './event-log.repository';
 import { queryRetrying, StatementBatcher, type Queryable } from './statement-batcher';
 
@@ -17,7 +6,7 @@ export interface OutcomeRequest {
   instanceId: string;
   messageId: string;
   outcome: { status: 'sent' | 'failed'; error?: string };
-  events: NewEvent[];
+  events: eventAppend.NewEvent[];
   deliver: boolean;
 }
 
@@ -47,10 +36,10 @@ const RECORD_BATCH = `WITH input AS (
       FROM input WHERE m.id = input.message_id AND m.instance_id = input.instance_id AND m.status = 'accepted'
       RETURNING input.n
     ), events AS (
-      SELECT e.* FROM ${eventRecords('$3')}
+      SELECT e.* FROM ${eventAppend.eventRecords('$3')}
       WHERE e.n IN (SELECT n FROM done)
-    ), ${APPEND_STEPS}
-    SELECT coalesce((SELECT json_agg(n) FROM done), '[]'::json) AS done, ${APPENDED}`;
+    ), ${eventAppend.APPEND_STEPS}
+    SELECT coalesce((SELECT json_agg(n) FROM done), '[]'::json) AS done, ${eventAppend.APPENDED}`;
 
 /**
  * Group commit for send outcomes, the worker's side of `MessageGroupCommit`. A drain hands over one message's outcome
@@ -68,7 +57,7 @@ export class OutcomeGroupCommit {
   }
 
   record(request: OutcomeRequest, at = Date.now()): Promise<RecordedOutcome> {
-    return this.batcher.add({ request, eventIds: newEventIds(request.events.length, at) });
+    return this.batcher.add({ request, eventIds: eventAppend.newEventIds(request.events.length, at) });
   }
 
   private async commit(batch: Entry[]): Promise<RecordedOutcome[]> {
@@ -81,16 +70,16 @@ export class OutcomeGroupCommit {
       error: request.outcome.error ?? null,
     }));
     // Events are received when their outcome is recorded: the time of this statement.
-    const appends: EventAppend[] = batch.map(({ request, eventIds }) => ({ ...request, eventIds, receivedAt: at }));
-    const [result] = await queryRetrying<{ done: number[]; appended: AppendedRow[] }>(this.db, RECORD_BATCH, [
+    const appends: eventAppend.EventAppend[] = batch.map(({ request, eventIds }) => ({ ...request, eventIds, receivedAt: at }));
+    const [result] = await queryRetrying<{ done: number[]; appended: eventAppend.AppendedRow[] }>(this.db, RECORD_BATCH, [
       JSON.stringify(messages),
       at.toISOString(),
-      eventRowsJson(appends),
+      eventAppend.eventRowsJson(appends),
     ]);
     const done = new Set(result.done);
-    const seqs = appendedSeqs(result.appended);
+    const seqs = eventAppend.appendedSeqs(result.appended);
     return appends.map((append, n) =>
-      done.has(n) ? { recorded: true, events: storedEvents(append, seqs) ?? [] } : { recorded: false, events: [] },
+      done.has(n) ? { recorded: true, events: eventAppend.storedEvents(append, seqs) ?? [] } : { recorded: false, events: [] },
     );
   }
 }
