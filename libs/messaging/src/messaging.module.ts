@@ -18,6 +18,13 @@ import { SandboxStatusMedia } from './sandbox/status-media';
 import { SandboxOperations } from './sandbox/operations/sandbox-operations';
 import { SandboxHappenings } from './sandbox/sandbox-happenings';
 import { SandboxNetwork } from './sandbox/sandbox-network';
+import { SandboxLinks } from './sandbox/sandbox-links';
+import { SandboxPeople } from './sandbox/sandbox-people';
+import { SandboxPhone } from './sandbox/sandbox-phone';
+import { SandboxSetup } from './sandbox/sandbox-setup';
+import { SandboxInbound } from './sandbox/sandbox-inbound';
+import { SandboxInboundContent } from './sandbox/inbound-content';
+import { SandboxControls } from './sandbox/controls/sandbox-controls';
 import { SandboxMediaFiles } from './sandbox/sandbox-media';
 import { SandboxDirectory } from './sandbox/sandbox-directory';
 import { SandboxUserOperations } from './sandbox/operations/user-operations';
@@ -29,6 +36,13 @@ import { BAILEYS_OPERATION_PROVIDERS, BaileysOperations } from './baileys/operat
 @Module({
   providers: [
     SandboxNetwork,
+    SandboxLinks,
+    SandboxPeople,
+    SandboxPhone,
+    SandboxSetup,
+    SandboxInbound,
+    SandboxInboundContent,
+    SandboxControls,
     SandboxHappenings,
     SandboxDriver,
     SandboxOperations,
@@ -55,17 +69,6 @@ import { BAILEYS_OPERATION_PROVIDERS, BaileysOperations } from './baileys/operat
     SandboxStatusMedia,
     ...BAILEYS_OPERATION_PROVIDERS,
   ],
-  exports: [
-    SandboxNetwork,
-    SandboxHappenings,
-    SandboxDriver,
-    SandboxCommunityMembership,
-    SandboxJoinRequests,
-    SandboxDirectory,
-    SandboxProfiles,
-    SandboxChannels,
-    SandboxStatusPrivacy,
-    BaileysOperations,
-  ],
+  exports: [SandboxDriver, SandboxControls, BaileysOperations],
 })
 export class MessagingModule {}

@@ -1,5 +1,5 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
-import { AppError, normaliseUserId, type InstanceScope } from '@app/contracts';
+import { AppError, type InstanceScope } from '@app/contracts';
 import { CommandClient } from '@app/redis';
 import type { RejectCallDto } from './dto/reject-call.dto';
 
@@ -19,8 +19,6 @@ export class CallsService {
   constructor(private readonly commands: CommandClient) {}
 
   async reject(scope: InstanceScope, callId: string, dto: RejectCallDto): Promise<void> {
-    const callerId = normaliseUserId(dto.callerId);
-    if (!callerId) throw AppError.validation('callerId must be a user JID, a LID or an international number');
-    await this.commands.perform(scope.instanceId, 'calls.reject', { callId, callerId });
+    await this.commands.perform(scope.instanceId, 'calls.reject', { callId, callerId: dto.callerId });
   }
 }

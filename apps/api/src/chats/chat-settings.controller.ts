@@ -4,7 +4,7 @@ import type { InstanceScope } from '@app/contracts';
 import { InstanceAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { chatIdParam } from '../common/jid-param.pipe';
+import { chatIdParam } from '../common/rule-param.pipe';
 import { RequiresConnection } from '../instance-state/connected-instance.guard';
 import { ChatSettingsService } from './chat-settings.service';
 import { BusinessProfileDto, ChatPictureDto } from './dto/chat-profile.dto';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, normaliseUserId, type InstanceScope } from '@app/contracts';
+import { AppError, type InstanceScope } from '@app/contracts';
 import { ChatStoreRepository } from '@app/database';
 import { CommandClient } from '@app/redis';
 import type { BusinessProfileDto, ChatPictureDto } from './dto/chat-profile.dto';
@@ -66,12 +66,10 @@ export class ChatSettingsService {
   }
 
   async requestHistory(scope: InstanceScope, chatId: string, dto: RequestChatHistoryDto): Promise<HistoryRequestedDto> {
-    const lastMessageSenderId = normaliseUserId(dto.lastMessageSenderId);
-    if (!lastMessageSenderId) throw AppError.validation('lastMessageSenderId must be a user JID or an international number');
     await this.commands.perform(scope.instanceId, 'chats.requestHistory', {
       chatId,
       lastMessageId: dto.lastMessageId,
-      lastMessageSenderId,
+      lastMessageSenderId: dto.lastMessageSenderId,
       count: dto.count ?? DEFAULT_HISTORY_COUNT,
     });
     return { status: 'ok' };

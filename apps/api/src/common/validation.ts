@@ -33,6 +33,8 @@ function collect(errors: ValidationError[], parent = ''): Violation[] {
 function describe(violation: Violation): string {
   if (violation.constraint === 'whitelistValidation') return `property ${violation.path} should not exist`;
   const { property, message } = violation;
+  // A rule checked element by element names the element it refused: `participants[1] must be ...`.
+  if (message.startsWith(`${property}[`)) return `${violation.path}${message.slice(property.length)}`;
   const predicate = message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
   return `${violation.path} ${predicate}`;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, jidKind, normaliseChatId, normaliseUserId, type InstanceScope } from '@app/contracts';
+import type { InstanceScope } from '@app/contracts';
 import { CommandClient } from '@app/redis';
+import { distinctPeople, inviteLink } from '../groups/group-body';
 import type {
   CommunityDescriptionDto,
   CommunityLockedDto,
@@ -21,10 +22,10 @@ import type {
   InviteLinkDto,
 } from './dto/community-responses.dto';
 
-const INVITE_BASE = 'https://chat.whatsapp.com/';
-const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-
-/** Communities live on the network: every read and change goes through the instance's session. */
+/**
+ * Communities live on the network: every read and change goes through the instance's session. Requests arrive
+ * validated and normalised (JIDs, pictures) by their DTOs and path pipes.
+ */
 @Injectable()
 export class CommunitiesService {
   constructor(private readonly commands: CommandClient) {}
@@ -32,7 +33,7 @@ export class CommunitiesService {
   async create(scope: InstanceScope, dto: CreateCommunityDto): Promise<CreatedCommunityDto> {
     const community = await this.commands.perform(scope.instanceId, 'communities.create', {
       name: dto.name,
-      participants: users(dto.participants ?? [], 'participants'),
+      participants: distinctPeople(dto.participants ?? []),
       approvalMode: dto.approvalMode ?? 'off',
     });
     return { id: community.communityId, ...community };
@@ -64,7 +65,7 @@ export class CommunitiesService {
   }
 
   setPicture(scope: InstanceScope, communityId: string, dto: CommunityPictureDto): Promise<CommunityPictureSetDto> {
-    return this.commands.perform(scope.instanceId, 'communities.picture', { communityId, image: jpeg(dto.data) });
+    return this.commands.perform(scope.instanceId, 'communities.picture', { communityId, image: dto.data });
   }
 
   async setLocked(scope: InstanceScope, communityId: string, dto: CommunityLockedDto): Promise<void> {
@@ -72,18 +73,18 @@ export class CommunitiesService {
   }
 
   async updateParticipants(scope: InstanceScope, communityId: string, dto: CommunityParticipantsDto): Promise<void> {
-    const participants = users(dto.participants, 'participants');
+    const participants = distinctPeople(dto.participants);
     await this.commands.perform(scope.instanceId, 'communities.participants', { communityId, participants, action: dto.action });
   }
 
   async inviteLink(scope: InstanceScope, communityId: string): Promise<InviteLinkDto> {
     const { code } = await this.commands.perform(scope.instanceId, 'communities.inviteCode', { communityId });
-    return { link: `${INVITE_BASE}${code}` };
+    return { link: inviteLink(code) };
   }
 
   async resetInviteLink(scope: InstanceScope, communityId: string): Promise<InviteLinkDto> {
     const { code } = await this.commands.perform(scope.instanceId, 'communities.revokeInvite', { communityId });
-    return { link: `${INVITE_BASE}${code}` };
+    return { link: inviteLink(code) };
   }
 
   subGroups(scope: InstanceScope, communityId: string): Promise<CommunitySubGroupDto[]> {
@@ -94,35 +95,15 @@ export class CommunitiesService {
     return this.commands.perform(scope.instanceId, 'communities.createGroup', {
       communityId,
       name: dto.name,
-      participants: users(dto.participants ?? [], 'participants'),
+      participants: distinctPeople(dto.participants ?? []),
     });
   }
 
   async linkGroup(scope: InstanceScope, communityId: string, dto: LinkGroupDto): Promise<void> {
-    const groupId = normaliseChatId(dto.groupId);
-    if (!groupId || jidKind(groupId) !== 'group') throw AppError.validation('groupId must be a group JID (<id>@g.us)');
-    await this.commands.perform(scope.instanceId, 'communities.linkGroup', { communityId, groupId });
+    await this.commands.perform(scope.instanceId, 'communities.linkGroup', { communityId, groupId: dto.groupId });
   }
 
   async unlinkGroup(scope: InstanceScope, communityId: string, groupId: string): Promise<void> {
     await this.commands.perform(scope.instanceId, 'communities.unlinkGroup', { communityId, groupId });
   }
-}
-
-/** People named in a body, as user JIDs without repeats; a bad entry is named by its index. */
-function users(values: string[], field: string): string[] {
-  const jids = values.map((value, index) => {
-    const jid = normaliseUserId(value);
-    if (!jid) throw AppError.validation(`${field}[${index}] must be a user JID or an international number`);
-    return jid;
-  });
-  return [...new Set(jids)];
-}
-
-/** The picture must be a base64 JPEG, as the network accepts no other format for group pictures. */
-function jpeg(data: string): string {
-  const bytes = BASE64.test(data) ? Buffer.from(data, 'base64') : Buffer.alloc(0);
-  if (bytes.length < 3 || bytes[0] !== 0xff || bytes[1] !== 0xd8 || bytes[2] !== 0xff)
-    throw AppError.validation('data must be a base64-encoded JPEG image');
-  return data;
 }

@@ -4,7 +4,7 @@ import type { InstanceScope } from '@app/contracts';
 import { InstanceAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { userIdParam } from '../common/jid-param.pipe';
+import { userIdParam } from '../common/rule-param.pipe';
 import { RequiresConnection } from '../instance-state/connected-instance.guard';
 import { ContactsService } from './contacts.service';
 import { ContactInfoDto, IdentityDto, SaveContactDto } from './dto/contact.dto';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, jidKind, normaliseUserId, type InstanceScope } from '@app/contracts';
+import { AppError, jidKind, type InstanceScope } from '@app/contracts';
 import { ContactStoreRepository } from '@app/database';
 import { CommandClient } from '@app/redis';
 import { contactBody, identityBody } from './contact-body';
@@ -27,13 +27,10 @@ export class ContactsService {
     return contactBody(contact);
   }
 
-  /** Only phone-number accounts can be saved in an address book. */
+  /** `dto.id` is a phone-number account's JID: only those can be saved in an address book. */
   async save(scope: InstanceScope, dto: SaveContactDto): Promise<void> {
-    const jid = normaliseUserId(dto.id);
-    if (!jid || jidKind(jid) !== 'user')
-      throw AppError.validation('id must be a user JID (<digits>@s.whatsapp.net) or an international number');
     await this.commands.perform(scope.instanceId, 'contacts.save', {
-      jid,
+      jid: dto.id,
       fullName: dto.fullName,
       ...(dto.firstName ? { firstName: dto.firstName } : {}),
     });

@@ -1,15 +1,15 @@
 import type { GroupInfo, JoinRequest } from '@app/contracts';
+import { GROUP_INVITE_LINK_PREFIX } from '../common/validators';
 import type { GroupIdentityDto, GroupInfoDto, JoinRequestDto } from './dto/group.dto';
 
-const INVITE_PREFIX = 'https://chat.whatsapp.com/';
-
+/** The link that carries an invite code; groups and communities share it. */
 export function inviteLink(code: string): string {
-  return `${INVITE_PREFIX}${code}`;
+  return `${GROUP_INVITE_LINK_PREFIX}${code}`;
 }
 
-/** A code, or the link that carries it. */
-export function inviteCodeOf(value: string): string {
-  return value.startsWith(INVITE_PREFIX) ? value.slice(INVITE_PREFIX.length) : value;
+/** A person named twice (say, as a number and as a JID, both normalised by the DTO) is one participant. */
+export function distinctPeople(people: string[]): string[] {
+  return [...new Set(people)];
 }
 
 export function groupBody(group: GroupInfo): GroupInfoDto {

@@ -5,7 +5,7 @@ import { InstanceAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { CreatedIdDto } from '../common/created-id.dto';
-import { groupIdParam } from '../common/jid-param.pipe';
+import { groupIdParam, groupInviteParam } from '../common/rule-param.pipe';
 import { RequiresConnection } from '../instance-state/connected-instance.guard';
 import {
   CreateGroupDto,
@@ -73,7 +73,7 @@ export class GroupsController {
   @RequiresConnection()
   @ApiOkResponse({ type: GroupInfoDto })
   @ApiErrors(400, 404)
-  inviteInfo(@CurrentScope() scope: InstanceScope, @Param('code') code: string): Promise<GroupInfoDto> {
+  inviteInfo(@CurrentScope() scope: InstanceScope, @Param('code', groupInviteParam()) code: string): Promise<GroupInfoDto> {
     return this.groups.inviteInfo(scope, code);
   }
 

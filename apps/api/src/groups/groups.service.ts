@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, jidKind, normaliseChatId, normaliseUserId, type GroupSetting, type InstanceScope } from '@app/contracts';
+import type { GroupSetting, InstanceScope } from '@app/contracts';
 import { CommandClient } from '@app/redis';
-import { groupBody, inviteCodeOf, inviteLink, joinRequestBody } from './group-body';
+import { distinctPeople, groupBody, inviteLink, joinRequestBody } from './group-body';
 import type {
   CreateGroupDto,
   JoinWithInviteDto,
@@ -15,10 +15,10 @@ import type {
 } from './dto/group-requests.dto';
 import type { CreatedGroupDto, GroupInfoDto, GroupPictureDto, InviteLinkDto, JoinRequestDto } from './dto/group.dto';
 
-const INVITE_CODE = /^[A-Za-z0-9_-]{1,64}$/;
-const JPEG_MAGIC = Buffer.from([0xff, 0xd8, 0xff]);
-
-/** Groups: every read and change goes to the network through the instance's session; answers refresh the store. */
+/**
+ * Groups: every read and change goes to the network through the instance's session; answers refresh the store.
+ * Requests arrive validated and normalised (JIDs, invite codes, pictures) by their DTOs and path pipes.
+ */
 @Injectable()
 export class GroupsService {
   constructor(private readonly commands: CommandClient) {}
@@ -28,7 +28,7 @@ export class GroupsService {
   }
 
   async create(scope: InstanceScope, dto: CreateGroupDto): Promise<CreatedGroupDto> {
-    const participants = users(dto.participants);
+    const participants = distinctPeople(dto.participants);
     const group = groupBody(await this.commands.perform(scope.instanceId, 'groups.create', { name: dto.name, participants }));
     return { id: group.groupId, ...group };
   }
@@ -40,7 +40,7 @@ export class GroupsService {
   async participants(scope: InstanceScope, groupId: string, dto: UpdateParticipantsDto): Promise<void> {
     await this.commands.perform(scope.instanceId, 'groups.participants', {
       groupId,
-      participants: users(dto.participants),
+      participants: distinctPeople(dto.participants),
       action: dto.action,
     });
   }
@@ -64,9 +64,6 @@ export class GroupsService {
   }
 
   async setPicture(scope: InstanceScope, groupId: string, dto: SetGroupPictureDto): Promise<GroupPictureDto> {
-    const image = Buffer.from(dto.data, 'base64');
-    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(dto.data) || image.length <= JPEG_MAGIC.length || !image.subarray(0, 3).equals(JPEG_MAGIC))
-      throw AppError.validation('data must be a base64-encoded JPEG image');
     return this.commands.perform(scope.instanceId, 'groups.setPicture', { groupId, image: dto.data });
   }
 
@@ -88,28 +85,20 @@ export class GroupsService {
 
   /** 201 with the group's id whether joined at once or, where admins approve newcomers, asked to join. */
   async joinWithLink(scope: InstanceScope, dto: JoinWithLinkDto): Promise<{ id: string }> {
-    const code = inviteCodeOf(dto.code);
-    if (!INVITE_CODE.test(code)) throw AppError.validation('code must be an invite code or link');
-    const { groupId } = await this.commands.perform(scope.instanceId, 'groups.join', { code });
+    const { groupId } = await this.commands.perform(scope.instanceId, 'groups.join', { code: dto.code });
     return { id: groupId };
   }
 
   async joinWithInvite(scope: InstanceScope, dto: JoinWithInviteDto): Promise<void> {
-    const groupId = normaliseChatId(dto.groupId);
-    if (!groupId || jidKind(groupId) !== 'group') throw AppError.validation('groupId must be a group JID (<id>@g.us)');
-    const inviterId = normaliseUserId(dto.inviterId);
-    if (!inviterId) throw AppError.validation('inviterId must be a user JID or an international number');
-    if (!INVITE_CODE.test(dto.code)) throw AppError.validation('code must be an invite code');
     await this.commands.perform(scope.instanceId, 'groups.joinInvite', {
-      groupId,
-      inviterId,
+      groupId: dto.groupId,
+      inviterId: dto.inviterId,
       code: dto.code,
       ...(dto.expiration !== undefined ? { expiration: dto.expiration } : {}),
     });
   }
 
   async inviteInfo(scope: InstanceScope, code: string): Promise<GroupInfoDto> {
-    if (!INVITE_CODE.test(code)) throw AppError.validation('code must be an invite code');
     return groupBody(await this.commands.perform(scope.instanceId, 'groups.inviteInfo', { code }));
   }
 
@@ -120,18 +109,8 @@ export class GroupsService {
   async updateRequests(scope: InstanceScope, groupId: string, dto: UpdateJoinRequestsDto): Promise<void> {
     await this.commands.perform(scope.instanceId, 'groups.updateRequests', {
       groupId,
-      participants: users(dto.participants),
+      participants: distinctPeople(dto.participants),
       action: dto.action,
     });
   }
-}
-
-/** Checked here so a malformed list never reaches the network. */
-function users(values: string[]): string[] {
-  const jids = values.map((value, index) => {
-    const jid = normaliseUserId(value);
-    if (!jid) throw AppError.validation(`participants[${index}] must be a user JID or an international number`);
-    return jid;
-  });
-  return [...new Set(jids)];
 }

@@ -4,6 +4,7 @@ import type { InstanceScope } from '@app/contracts';
 import { InstanceAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
+import { pairingPhoneParam } from '../common/rule-param.pipe';
 import { RequiresConnection } from '../instance-state/connected-instance.guard';
 import { HistoryFlushStartedDto, PairCodeDto, QrCodeDto, SessionStatusDto } from './dto/session.dto';
 import { SessionService } from './session.service';
@@ -36,7 +37,7 @@ export class SessionController {
   @Get('pair-code/:phone')
   @ApiOkResponse({ type: PairCodeDto })
   @ApiErrors(503)
-  pairCode(@CurrentScope() scope: InstanceScope, @Param('phone') phone: string): Promise<PairCodeDto> {
+  pairCode(@CurrentScope() scope: InstanceScope, @Param('phone', pairingPhoneParam()) phone: string): Promise<PairCodeDto> {
     return this.session.pairCode(scope, phone);
   }
 

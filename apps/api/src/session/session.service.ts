@@ -5,8 +5,6 @@ import { CommandClient } from '@app/redis';
 import { LiveStatusReader } from '../instance-state/live-status.reader';
 import type { HistoryFlushStartedDto, PairCodeDto, QrCodeDto, SessionStatusDto } from './dto/session.dto';
 
-const PHONE = /^\+?[1-9]\d{6,14}$/;
-
 @Injectable()
 export class SessionService {
   constructor(
@@ -24,10 +22,10 @@ export class SessionService {
     return toBuffer(code, { type: 'png', errorCorrectionLevel: 'M', margin: 2, width: 320 });
   }
 
+  /** `phone` arrives as its digits (see `pairingPhoneParam`). */
   async pairCode(scope: InstanceScope, phone: string): Promise<PairCodeDto> {
-    if (!PHONE.test(phone)) throw AppError.validation('phone must be an international number: digits with country code, 7-15 digits');
     await this.assertNotPaired(scope);
-    return this.commands.request(scope.instanceId, 'session.pairCode', { phone: phone.replace(/^\+/, '') });
+    return this.commands.request(scope.instanceId, 'session.pairCode', { phone });
   }
 
   async status(scope: InstanceScope): Promise<SessionStatusDto> {

@@ -4,7 +4,7 @@ import type { InstanceScope } from '@app/contracts';
 import { InstanceAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { phoneParam } from '../common/phone-param.pipe';
+import { phoneParam } from '../common/rule-param.pipe';
 import { RequiresConnection } from '../instance-state/connected-instance.guard';
 import { BulkCheckResultDto, PrivacySettingsDto, UserCheckDto, UserInfoDto, UserMeInfoDto } from './dto/user-info.dto';
 import { BulkCheckDto, SetPresenceDto, SetPrivacyDto, UpdateProfileDto } from './dto/users.dto';

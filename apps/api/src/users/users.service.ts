@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, PRIVACY_VALUES, type InstanceScope } from '@app/contracts';
+import { AppError, type InstanceScope } from '@app/contracts';
 import { CommandClient } from '@app/redis';
-import { PHONE_RULE, phoneDigits } from '../common/phone-param.pipe';
+import { PHONE } from '../common/validators';
 import type { BulkCheckDto, SetPresenceDto, SetPrivacyDto, UpdateProfileDto } from './dto/users.dto';
 import type { BulkCheckResultDto, PrivacySettingsDto, UserCheckDto, UserInfoDto, UserMeInfoDto } from './dto/user-info.dto';
 import { privacySettingNamed } from './privacy-names';
@@ -35,19 +35,14 @@ export class UsersService {
   }
 
   async setPrivacy(scope: InstanceScope, dto: SetPrivacyDto): Promise<PrivacySettingsDto> {
-    // The DTO admits only names that resolve.
+    // The DTO admits only names that resolve, and values their setting allows.
     const setting = privacySettingNamed(dto.setting)!;
-    const allowed = PRIVACY_VALUES[setting];
-    if (!allowed.includes(dto.value)) throw AppError.validation(`value for ${dto.setting} must be one of ${allowed.join(', ')}`);
     return privacyBody(await this.commands.perform(scope.instanceId, 'users.setPrivacy', { setting, value: dto.value }));
   }
 
   async check(scope: InstanceScope, dto: BulkCheckDto): Promise<BulkCheckResultDto[]> {
-    const phones = dto.phones.map((phone, index) => {
-      const digits = phoneDigits(phone);
-      if (!digits) throw AppError.validation(`phones[${index}] ${PHONE_RULE}`);
-      return digits;
-    });
+    // The DTO admits only international numbers; answers name each as the caller wrote it.
+    const phones = dto.phones.map((phone) => PHONE.accept(phone) ?? phone);
     const { results } = await this.commands.perform(scope.instanceId, 'users.check', { phones: [...new Set(phones)] });
     const byPhone = new Map(results.map((result) => [result.phone, result]));
     return dto.phones.map((query, index) => {

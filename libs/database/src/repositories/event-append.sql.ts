@@ -1,5 +1,5 @@
 import { newEventId, type EventType } from '@app/contracts';
-import type { StoredEvent } from './event-log.repository';
+import type { StoredEvent } from './stored-event';
 
 /**
  * The event-append invariant, written once: every statement that adds events to an instance's log builds it from these

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { EventEnvelope, EventType } from '@app/contracts';
+import type { EventType } from '@app/contracts';
 import { PrismaService } from '../prisma.service';
 import { EventAppendGroupCommit } from './event-append-group-commit';
+import type { StoredEvent } from './stored-event';
 
-export interface StoredEvent {
-  seq: bigint;
-  envelope: EventEnvelope;
-}
+export type { StoredEvent } from './stored-event';
 
 @Injectable()
 export class EventLogRepository {

@@ -1,5 +1,5 @@
 import * as eventAppend from './event-append.sql';
-import type { StoredEvent } from './event-log.repository';
+import type { StoredEvent } from './stored-event';
 import { queryRetrying, StatementBatcher, type Queryable } from './statement-batcher';
 
 export interface OutcomeRequest {

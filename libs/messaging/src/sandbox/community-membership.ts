@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { SandboxRepository, type SandboxGroupUpdate } from '@app/database';
 import { normalise, type Actor } from '../events/normalise';
-import { SandboxNetwork } from './sandbox-network';
+import { SandboxLinks } from './sandbox-links';
+import { SandboxPeople } from './sandbox-people';
 
 /**
  * Community membership follows sub-group membership (contract, Communities rule 3): the community's members are the
@@ -12,7 +13,8 @@ import { SandboxNetwork } from './sandbox-network';
 export class SandboxCommunityMembership {
   constructor(
     private readonly store: SandboxRepository,
-    private readonly network: SandboxNetwork,
+    private readonly links: SandboxLinks,
+    private readonly people: SandboxPeople,
   ) {}
 
   /**
@@ -39,8 +41,8 @@ export class SandboxCommunityMembership {
     if (joined.length === 0 && left.length === 0) return { announcementJid: announcement.jid, joined, left };
 
     await this.applyToCommunity(instanceId, communityJid, announcement.jid, { add: joined, remove: left });
-    const session = this.network.session(instanceId);
-    const party = await this.network.partyResolver(instanceId);
+    const session = this.links.find(instanceId);
+    const party = await this.people.partyResolver(instanceId);
     const base = { groupId: communityJid, by, at: new Date() };
     if (joined.length > 0) session?.deliver(normalise.group({ ...base, join: joined.map(party) }));
     if (left.length > 0) session?.deliver(normalise.group({ ...base, leave: left.map(party) }));

@@ -20,7 +20,8 @@ import {
 import { normalise, type Actor, type ChatSettingInput } from '../events/normalise';
 import { callId, newsletterJid, pictureId } from './codes';
 import { SandboxCommunityMembership } from './community-membership';
-import { SandboxNetwork } from './sandbox-network';
+import { SandboxLinks } from './sandbox-links';
+import { SandboxPeople } from './sandbox-people';
 
 const EPHEMERAL_SECONDS: Record<EphemeralTimer, number> = { off: 0, '24h': 86_400, '7d': 604_800, '90d': 7_776_000 };
 const GROUP_CHANGES = ['join', 'leave', 'promote', 'demote', 'name', 'topic', 'locked', 'announce', 'picture'] as const;
@@ -44,14 +45,15 @@ export class SandboxHappenings {
   private readonly calls = new Map<string, Map<string, Call>>();
 
   constructor(
-    private readonly network: SandboxNetwork,
+    private readonly links: SandboxLinks,
+    private readonly people: SandboxPeople,
     private readonly store: SandboxRepository,
     private readonly membership: SandboxCommunityMembership,
   ) {}
 
   /** The author deletes a message for everyone, or the phone deletes it only for this account. */
   async deleteMessage(instanceId: string, args: CommandArgs<'sandbox.delete'>): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const message = await this.store.message(instanceId, args.messageId);
     if (!message) throw new AppError('not_found');
     await this.store.updateContent(instanceId, message.id, {
@@ -67,7 +69,7 @@ export class SandboxHappenings {
 
   /** The phone stars or unstars a message. */
   async star(instanceId: string, args: CommandArgs<'sandbox.star'>): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const message = await this.store.message(instanceId, args.messageId);
     if (!message) throw new AppError('not_found');
     const content: Record<string, unknown> = { ...message.content, starred: true };
@@ -82,9 +84,9 @@ export class SandboxHappenings {
 
   /** A contact comes online or goes offline (`user_presence`), or types, records or stops in a chat (`chat_presence`). */
   async presence(instanceId: string, args: CommandArgs<'sandbox.presence'>): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const from = this.user(args.from, 'from');
-    const user = await this.network.party(instanceId, from);
+    const user = await this.people.party(instanceId, from);
     if (args.state === 'available' || args.state === 'unavailable') {
       if (args.chatId !== undefined) throw AppError.validation(`chatId does not apply to ${args.state}`);
       const available = args.state === 'available';
@@ -98,9 +100,9 @@ export class SandboxHappenings {
 
   /** The phone changes a chat's setting; a disappearing-message timer may also be set by a contact (`from`). */
   async chatSetting(instanceId: string, spec: SandboxChatSettingSpec): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const chatId = this.chat(spec.chatId);
-    const self = await this.network.selfJid(instanceId);
+    const self = await this.people.selfJid(instanceId);
     const { setting, stored } = await this.setting(instanceId, spec, self);
     await this.store.updateChat(instanceId, chatId, stored);
     session.deliver(normalise.chatSetting({ chatId, setting }));
@@ -109,11 +111,11 @@ export class SandboxHappenings {
 
   /** A contact changes their push name, about text or profile picture; one event per change, in that order. */
   async profile(instanceId: string, spec: SandboxProfileSpec): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const jid = this.user(spec.id, 'id');
     if (spec.pushName === undefined && spec.about === undefined && !spec.picture)
       throw AppError.validation('at least one of pushName, about and picture is required');
-    const user = await this.network.party(instanceId, jid);
+    const user = await this.people.party(instanceId, jid);
     if (spec.pushName !== undefined) {
       await this.store.setPushName(instanceId, jid, spec.pushName);
       session.deliver(normalise.chatPushName({ user, pushName: spec.pushName }));
@@ -128,12 +130,12 @@ export class SandboxHappenings {
    * admins, renames it, changes its topic, settings or picture, with the rights the network demands.
    */
   async groupChange(instanceId: string, spec: SandboxGroupChangeSpec): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const groupId = normaliseChatId(spec.groupId);
     const group = groupId && jidKind(groupId) === 'group' ? await this.store.group(instanceId, groupId) : null;
     if (!group) throw new AppError('not_found');
     const change = this.singleChange(spec);
-    const self = await this.network.selfJid(instanceId);
+    const self = await this.people.selfJid(instanceId);
     const byJid = spec.by === undefined ? self : this.user(spec.by, 'by');
     const role = group.participants.find((member) => member.jid === byJid)?.role;
     if (!role) throw AppError.validation(`by ${byJid} is not a participant of ${group.jid}`);
@@ -142,8 +144,8 @@ export class SandboxHappenings {
     if (!isAdmin && (ADMIN_CHANGES.has(change) || removesOthers || (group.locked && INFO_CHANGES.has(change))))
       throw AppError.validation(`by ${byJid} is not an admin of ${group.jid}`);
 
-    const by = await this.network.actor(instanceId, byJid, self);
-    const party = await this.network.partyResolver(instanceId);
+    const by = await this.people.actor(instanceId, byJid, self);
+    const party = await this.people.partyResolver(instanceId);
     const at = new Date();
     const base = { groupId: group.jid, by, at };
     const update: SandboxGroupUpdate = {};
@@ -201,7 +203,7 @@ export class SandboxHappenings {
 
   /** The phone follows a channel. */
   async joinNewsletter(instanceId: string, args: CommandArgs<'sandbox.newsletterJoin'>): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const jid = newsletterJid();
     await this.store.joinNewsletter(instanceId, { jid, name: args.name, role: args.role });
     session.deliver(normalise.newsletter({ id: jid, action: 'join', name: args.name, role: args.role }));
@@ -210,7 +212,7 @@ export class SandboxHappenings {
 
   /** The phone stops following a channel. */
   async leaveNewsletter(instanceId: string, args: CommandArgs<'sandbox.newsletterLeave'>): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const newsletter = await this.store.newsletter(instanceId, args.id);
     if (!newsletter) throw new AppError('not_found');
     await this.store.leaveNewsletter(instanceId, args.id);
@@ -220,7 +222,7 @@ export class SandboxHappenings {
 
   /** The phone mutes or unmutes a channel. */
   async muteNewsletter(instanceId: string, args: CommandArgs<'sandbox.newsletterMute'>): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     if (!(await this.store.newsletter(instanceId, args.id))) throw new AppError('not_found');
     await this.store.muteNewsletter(instanceId, args.id, args.muted);
     session.deliver(normalise.newsletter({ id: args.id, action: 'mute', muted: args.muted }));
@@ -229,7 +231,7 @@ export class SandboxHappenings {
 
   /** A contact calls this account, alone or from a group they are in. */
   async offerCall(instanceId: string, args: CommandArgs<'sandbox.callOffer'>): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const caller = this.user(args.from, 'from');
     let chatId: string | undefined;
     if (args.groupId !== undefined) {
@@ -243,24 +245,24 @@ export class SandboxHappenings {
     const id = callId();
     this.callsOf(instanceId).set(id, { caller, accepted: false });
     session.deliver(
-      normalise.callOffer({ id, caller: await this.network.party(instanceId, caller), chatId, time: new Date(), isVideo: args.video }),
+      normalise.callOffer({ id, caller: await this.people.party(instanceId, caller), chatId, time: new Date(), isVideo: args.video }),
     );
     return { id };
   }
 
   /** The phone answers a ringing call. */
   async acceptCall(instanceId: string, args: CommandArgs<'sandbox.callAccept'>): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const call = this.call(instanceId, args.id);
     if (call.accepted) throw AppError.validation(`call ${args.id} was already accepted`);
     call.accepted = true;
-    session.deliver(normalise.callAccept({ id: args.id, caller: await this.network.party(instanceId, call.caller), time: new Date() }));
+    session.deliver(normalise.callAccept({ id: args.id, caller: await this.people.party(instanceId, call.caller), time: new Date() }));
     return { id: args.id };
   }
 
   /** The call ends: hung up by either side (`ended`) or declined on the phone while ringing (`rejected`). */
   async endCall(instanceId: string, args: CommandArgs<'sandbox.callEnd'>): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const call = this.call(instanceId, args.id);
     if (args.reason === 'rejected' && call.accepted)
       throw AppError.validation(`call ${args.id} was accepted and can no longer be rejected`);
@@ -268,7 +270,7 @@ export class SandboxHappenings {
     session.deliver(
       normalise.callTerminate({
         id: args.id,
-        caller: await this.network.party(instanceId, call.caller),
+        caller: await this.people.party(instanceId, call.caller),
         time: new Date(),
         reason: args.reason,
       }),
@@ -279,14 +281,14 @@ export class SandboxHappenings {
   /** This account declines a ringing call; `callerId` must name the caller, by phone JID or LID. */
   async rejectCall(instanceId: string, id: string, callerId: string): Promise<void> {
     const call = this.calls.get(instanceId)?.get(id);
-    const caller = call ? await this.network.party(instanceId, call.caller) : undefined;
+    const caller = call ? await this.people.party(instanceId, call.caller) : undefined;
     if (!call || (caller?.jid !== callerId && caller?.lid !== callerId)) throw new AppError('not_found');
     if (call.accepted) throw AppError.validation(`call ${id} was already accepted; only a ringing call can be rejected`);
     await this.endCall(instanceId, { id, reason: 'rejected' });
   }
 
   private async author(instanceId: string, message: SandboxMessageRecord): Promise<Actor> {
-    return { ...(await this.network.party(instanceId, message.senderJid)), isMe: message.direction === 'outbound' };
+    return { ...(await this.people.party(instanceId, message.senderJid)), isMe: message.direction === 'outbound' };
   }
 
   private callsOf(instanceId: string): Map<string, Call> {
@@ -328,7 +330,7 @@ export class SandboxHappenings {
 
   /** The members a change names: users, and participants of the group (or not, when joining). */
   private members(values: string[], field: string, group: SandboxGroupRecord, mustBeIn: boolean): string[] {
-    const jids = this.network.users(values, field);
+    const jids = this.people.users(values, field);
     for (const jid of jids) {
       const isIn = group.participants.some((member) => member.jid === jid);
       if (mustBeIn && !isIn) throw AppError.validation(`${field}: ${jid} is not a participant of ${group.jid}`);
@@ -347,7 +349,7 @@ export class SandboxHappenings {
       if (spec.expiration === undefined) throw AppError.validation('expiration is required for an ephemeral setting');
       const seconds = EPHEMERAL_SECONDS[spec.expiration];
       const byJid = spec.from === undefined ? self : this.user(spec.from, 'from');
-      const by: Actor = await this.network.actor(instanceId, byJid, self);
+      const by: Actor = await this.people.actor(instanceId, byJid, self);
       return { setting: { type: 'ephemeral', seconds, by }, stored: { ephemeralSeconds: seconds } };
     }
     if (spec.expiration !== undefined || spec.from !== undefined)

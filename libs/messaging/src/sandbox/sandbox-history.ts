@@ -3,17 +3,14 @@ import type { OperationArgs } from '@app/contracts';
 import { SandboxRepository, type SandboxMessageRecord } from '@app/database';
 import { normalise, type MessageInput } from '../events/normalise';
 import type { OperationContext } from './operations/operation-handlers';
-import { storedMessageInput, type MessageContext } from './sandbox-messages';
-import { SandboxNetwork } from './sandbox-network';
-
-/** Messages that only change another message; history shows their effect, not them. */
-const NOT_IN_HISTORY = new Set(['reaction', 'pinInChat']);
+import { NOT_IN_HISTORY, storedMessageInput, type MessageContext } from './sandbox-messages';
+import { SandboxPeople } from './sandbox-people';
 
 /** The phone answering an on-demand history request for one chat. */
 @Injectable()
 export class SandboxHistory {
   constructor(
-    private readonly network: SandboxNetwork,
+    private readonly people: SandboxPeople,
     private readonly store: SandboxRepository,
   ) {}
 
@@ -26,7 +23,7 @@ export class SandboxHistory {
     const anchor = messages.find((message) => message.id === args.lastMessageId && message.senderJid === args.lastMessageSenderId);
     if (!anchor) return;
     const older = messages.filter((message) => message.seq < anchor.seq && this.shown(message)).slice(-args.count);
-    const party = await this.network.partyResolver(context.instanceId);
+    const party = await this.people.partyResolver(context.instanceId);
     const byId = new Map(messages.map((message) => [message.id, message]));
     const messageContext: MessageContext = { self: context.self, party, lookup: (id) => byId.get(id) };
     const inputs = older

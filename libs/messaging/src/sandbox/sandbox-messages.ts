@@ -2,6 +2,12 @@ import { MEDIA_TYPES, type MediaDescriptor, type MediaType } from '@app/contract
 import type { SandboxMessageRecord } from '@app/database';
 import type { MessageContent, MessageInput, Party } from '../events/normalise';
 
+/** Messages that only change another message; history shows their effect, not them. */
+export const NOT_IN_HISTORY = new Set(['reaction', 'pinInChat']);
+
+/** How long a pin lasts, by the expiry a client or contact chose. */
+export const PIN_SECONDS: Record<string, number> = { '24h': 86_400, '7d': 604_800, '30d': 2_592_000 };
+
 /** What turning a stored message into an event needs to know beyond the message itself. */
 export interface MessageContext {
   /** This instance's own user JID. */

@@ -4,21 +4,23 @@ import { AppError, jidKind, normaliseUserId, type CommandArgs } from '@app/contr
 import { SandboxRepository, SandboxWorldRepository } from '@app/database';
 import { normalise } from '../events/normalise';
 import { pictureId } from './codes';
-import { SandboxNetwork } from './sandbox-network';
+import { SandboxLinks } from './sandbox-links';
+import { SandboxPeople } from './sandbox-people';
 import { WORLD_KINDS, type StoredBusinessProfile, type StoredProfilePicture } from './world-kinds';
 
 /** What contacts show of themselves on the simulated network: business profiles and profile pictures. */
 @Injectable()
 export class SandboxProfiles {
   constructor(
-    private readonly network: SandboxNetwork,
+    private readonly links: SandboxLinks,
+    private readonly people: SandboxPeople,
     private readonly store: SandboxRepository,
     private readonly world: SandboxWorldRepository,
   ) {}
 
   /** A contact turns their account into a business with this profile; their messages now carry the business name. */
   async setBusinessProfile(instanceId: string, args: CommandArgs<'sandbox.businessProfile'>): Promise<{ id: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const jid = this.user(args.id);
     const { id: _id, categories, ...details } = args;
     const profile: StoredBusinessProfile = {
@@ -46,12 +48,12 @@ export class SandboxProfiles {
    * picture this account may see is announced (`chat_picture`), as on the real network.
    */
   async setProfilePicture(instanceId: string, args: CommandArgs<'sandbox.profilePicture'>): Promise<{ id: string; pictureId: string }> {
-    const session = this.network.openSession(instanceId);
+    const session = this.links.open(instanceId);
     const jid = this.user(args.id);
     const picture: StoredProfilePicture = { pictureId: pictureId(), hidden: args.hidden };
     await this.world.putRecord(instanceId, WORLD_KINDS.profilePicture, jid, picture);
     if (!args.hidden) {
-      const owner = await this.network.party(instanceId, jid);
+      const owner = await this.people.party(instanceId, jid);
       session.deliver(normalise.chatPicture({ chatId: jid, sender: { ...owner, isMe: false }, pictureId: picture.pictureId }));
     }
     return { id: jid, pictureId: picture.pictureId };

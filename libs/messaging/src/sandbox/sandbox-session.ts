@@ -10,6 +10,7 @@ import {
 import type { NetworkSession, SentMessage, SessionHooks, SessionIdentity } from '../driver';
 import { normalise } from '../events/normalise';
 import { sandboxPairCode, sandboxQrCode } from './codes';
+import type { AttachedLink } from './sandbox-link';
 import type { SandboxNetwork } from './sandbox-network';
 import type { SandboxOperations } from './operations/sandbox-operations';
 
@@ -23,7 +24,7 @@ export interface SandboxTiming {
 type State = 'idle' | 'pairing' | 'open' | 'closed';
 
 /** One test-mode instance's link to the simulated network. */
-export class SandboxSession implements NetworkSession {
+export class SandboxSession implements NetworkSession, AttachedLink {
   private state: State = 'idle';
   private qr: string | undefined;
   private qrTimer: NodeJS.Timeout | undefined;
@@ -90,7 +91,7 @@ export class SandboxSession implements NetworkSession {
 
   async perform<N extends OperationName>(name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
     if (this.state !== 'open') throw new AppError('instance_unavailable');
-    return this.operations.perform(this, name, args);
+    return this.operations.perform(this.identity.instanceId, this, name, args);
   }
 
   async flushHistory(): Promise<void> {

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDefined, IsString } from 'class-validator';
-import { REQUIRED } from '../../common/validators';
+import { CALLER_ID, Follows, NormalisedBy, REQUIRED } from '../../common/validators';
 
 export class RejectCallDto {
   @ApiProperty({
@@ -9,5 +9,7 @@ export class RejectCallDto {
   })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(CALLER_ID)
+  @Follows(CALLER_ID)
   callerId!: string;
 }

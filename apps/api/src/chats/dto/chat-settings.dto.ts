@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { CHAT_PRESENCE_STATES, type ChatPresenceState, type EphemeralTimer } from '@app/contracts';
 import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { REQUIRED } from '../../common/validators';
+import { Follows, NormalisedBy, REQUIRED, USER_ID } from '../../common/validators';
 
 const oneOf = (values: readonly string[]) => ({ message: `must be one of ${values.join(', ')}` });
 
@@ -59,6 +59,8 @@ export class RequestChatHistoryDto {
   @ApiProperty({ description: 'who sent that message: a user JID or an international number', example: '447700900123' })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   lastMessageSenderId!: string;
 
   @ApiPropertyOptional({

@@ -1,24 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsOptional,
-  IsString,
-  MaxLength,
-  MinLength,
-  ValidateBy,
-} from 'class-validator';
-import { REQUIRED } from '../../common/validators';
+import { IsBoolean, IsDefined, IsIn, IsOptional, IsString, MaxLength, MinLength, ValidateBy } from 'class-validator';
+import { Follows, GROUP_ID, NormalisedBy, REQUIRED } from '../../common/validators';
+import { PeopleList } from '../../groups/dto/people-list';
 
 export const COMMUNITY_ACTIONS = ['promote', 'demote'] as const;
 export type CommunityAction = (typeof COMMUNITY_ACTIONS)[number];
 
 const NAME_RULE = { message: 'must be 1-100 characters' };
-const MAX_PARTICIPANTS = 1024;
 
 /**
  * Members join or leave a community only through its groups, so `add` and `remove` get a detail that says where to
@@ -47,9 +35,7 @@ export class CreateCommunityDto {
 
   @ApiPropertyOptional({ description: 'people to add (user JIDs or international numbers); they join the default group', type: [String] })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
-  @IsString({ each: true })
+  @PeopleList({ atLeastOne: false })
   participants?: string[];
 
   @ApiPropertyOptional({ enum: ['on', 'off'], description: 'whether admins must approve people who ask to join; off by default' })
@@ -68,9 +54,7 @@ export class CreateCommunityGroupDto {
 
   @ApiPropertyOptional({ description: 'people to add besides this account (user JIDs or international numbers)', type: [String] })
   @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
-  @IsString({ each: true })
+  @PeopleList({ atLeastOne: false })
   participants?: string[];
 }
 
@@ -78,16 +62,15 @@ export class LinkGroupDto {
   @ApiProperty({ description: 'JID of the existing group to link (<id>@g.us)' })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(GROUP_ID)
+  @Follows(GROUP_ID)
   groupId!: string;
 }
 
 export class CommunityParticipantsDto {
   @ApiProperty({ description: 'members of the community (user JIDs or international numbers)', type: [String] })
   @IsDefined(REQUIRED)
-  @IsArray()
-  @ArrayMinSize(1, { message: 'must name at least one person' })
-  @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
-  @IsString({ each: true })
+  @PeopleList({ atLeastOne: true })
   participants!: string[];
 
   @ApiProperty({ enum: COMMUNITY_ACTIONS, description: 'promote makes them community admins, demote makes them members again' })

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDefined, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { REQUIRED } from '../../common/validators';
+import { Follows, NormalisedBy, PHONE_USER_ID, REQUIRED } from '../../common/validators';
 
 const NAME_LIMIT = { message: 'must be at most 100 characters' };
 
@@ -37,6 +37,8 @@ export class SaveContactDto {
   @ApiProperty({ description: 'user JID or international number', example: '447700900123' })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(PHONE_USER_ID)
+  @Follows(PHONE_USER_ID)
   id!: string;
 
   @ApiProperty({ description: 'name to save in the address book', example: 'Ann Example' })

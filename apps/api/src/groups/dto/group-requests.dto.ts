@@ -1,21 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsBoolean,
-  IsDefined,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  MaxLength,
-  MinLength,
-} from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, MaxLength, MinLength } from 'class-validator';
 import { PARTICIPANT_ACTIONS, type ParticipantAction } from '../participant-actions';
-import { REQUIRED } from '../../common/validators';
+import { PeopleList } from './people-list';
+import {
+  BASE64_JPEG,
+  Follows,
+  GROUP_ID,
+  GROUP_INVITE,
+  GROUP_INVITE_OR_LINK,
+  NormalisedBy,
+  REQUIRED,
+  USER_ID,
+} from '../../common/validators';
 
-const MAX_PARTICIPANTS = 1024;
 const PEOPLE = { description: 'user JIDs or international numbers', example: ['447700900123@s.whatsapp.net'] };
 
 export class CreateGroupDto {
@@ -28,20 +25,14 @@ export class CreateGroupDto {
 
   @ApiProperty({ ...PEOPLE, minItems: 1 })
   @IsDefined(REQUIRED)
-  @IsArray()
-  @ArrayMinSize(1, { message: 'must name at least one person' })
-  @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
-  @IsString({ each: true })
+  @PeopleList({ atLeastOne: true })
   participants!: string[];
 }
 
 export class UpdateParticipantsDto {
   @ApiProperty({ ...PEOPLE, minItems: 1 })
   @IsDefined(REQUIRED)
-  @IsArray()
-  @ArrayMinSize(1, { message: 'must name at least one person' })
-  @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
-  @IsString({ each: true })
+  @PeopleList({ atLeastOne: true })
   participants!: string[];
 
   @ApiProperty({ enum: PARTICIPANT_ACTIONS })
@@ -71,6 +62,7 @@ export class SetGroupPictureDto {
   @ApiProperty({ description: 'the picture: a base64-encoded JPEG image' })
   @IsDefined(REQUIRED)
   @IsString()
+  @Follows(BASE64_JPEG)
   data!: string;
 }
 
@@ -92,6 +84,8 @@ export class JoinWithLinkDto {
   @ApiProperty({ description: 'the invite code (what follows https://chat.whatsapp.com/), or the whole link' })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(GROUP_INVITE_OR_LINK)
+  @Follows(GROUP_INVITE_OR_LINK)
   code!: string;
 }
 
@@ -99,16 +93,21 @@ export class JoinWithInviteDto {
   @ApiProperty({ description: 'the group JID the invite message names' })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(GROUP_ID)
+  @Follows(GROUP_ID)
   groupId!: string;
 
   @ApiProperty({ description: 'the admin who sent the invite (user JID or international number)' })
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   inviterId!: string;
 
   @ApiProperty({ description: 'the invite code the message carries' })
   @IsDefined(REQUIRED)
   @IsString()
+  @Follows(GROUP_INVITE)
   code!: string;
 
   @ApiPropertyOptional({ description: 'when the invite expires, in seconds since the epoch', format: 'int64' })
@@ -122,10 +121,7 @@ export const JOIN_REQUEST_ACTIONS = ['approve', 'reject'] as const;
 export class UpdateJoinRequestsDto {
   @ApiProperty({ ...PEOPLE, minItems: 1 })
   @IsDefined(REQUIRED)
-  @IsArray()
-  @ArrayMinSize(1, { message: 'must name at least one person' })
-  @ArrayMaxSize(MAX_PARTICIPANTS, { message: `must have at most ${MAX_PARTICIPANTS} items` })
-  @IsString({ each: true })
+  @PeopleList({ atLeastOne: true })
   participants!: string[];
 
   @ApiProperty({ enum: JOIN_REQUEST_ACTIONS })

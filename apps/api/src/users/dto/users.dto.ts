@@ -1,9 +1,20 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsIn, IsOptional, IsString, Length, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDefined,
+  IsIn,
+  IsOptional,
+  IsString,
+  Length,
+  MaxLength,
+  ValidateBy,
+  type ValidationArguments,
+} from 'class-validator';
 import { PRESENCES, PRIVACY_SETTINGS, PRIVACY_VALUES, type Presence } from '@app/contracts';
-import { REQUIRED } from '../../common/validators';
-import { ACCEPTED_PRIVACY_SETTING_NAMES, PRIVACY_RESPONSE_NAMES } from '../privacy-names';
-import { IsBase64Jpeg } from './is-base64-jpeg';
+import { BASE64_JPEG, Follows, PHONE, REQUIRED } from '../../common/validators';
+import { ACCEPTED_PRIVACY_SETTING_NAMES, PRIVACY_RESPONSE_NAMES, privacySettingNamed } from '../privacy-names';
 
 const oneOf = (values: readonly string[]) => ({ message: `must be one of ${values.join(', ')}` });
 const ALL_PRIVACY_VALUES = [...new Set(Object.values(PRIVACY_VALUES).flat())];
@@ -25,8 +36,28 @@ export class UpdateProfileDto {
   @ApiPropertyOptional({ description: 'new profile picture: a JPEG image, base64-encoded' })
   @IsOptional()
   @IsString()
-  @IsBase64Jpeg()
+  @Follows(BASE64_JPEG)
   picture?: string;
+}
+
+const allowedFor = (args: ValidationArguments) => {
+  const setting = privacySettingNamed(String((args.object as SetPrivacyDto).setting));
+  return setting && PRIVACY_VALUES[setting];
+};
+
+/** A value the named setting allows; when the setting itself is unknown, only `setting` is reported. */
+function IsAllowedForSetting(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isAllowedForSetting',
+    validator: {
+      validate: (value: unknown, args) => {
+        const allowed = allowedFor(args!);
+        return !allowed || (typeof value === 'string' && allowed.includes(value));
+      },
+      defaultMessage: (args) =>
+        `value for ${String((args!.object as SetPrivacyDto).setting)} must be one of ${(allowedFor(args!) || []).join(', ')}`,
+    },
+  });
 }
 
 export class SetPresenceDto {
@@ -57,6 +88,7 @@ export class SetPrivacyDto {
   })
   @IsDefined(REQUIRED)
   @IsString()
+  @IsAllowedForSetting()
   value!: string;
 }
 
@@ -67,5 +99,6 @@ export class BulkCheckDto {
   @IsString({ each: true })
   @ArrayMinSize(1, { message: 'must contain at least one number' })
   @ArrayMaxSize(MAX_PHONES_PER_CHECK, { message: `must contain at most ${MAX_PHONES_PER_CHECK} numbers` })
+  @Follows(PHONE)
   phones!: string[];
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type GroupOperations, type JoinRequest } from '@app/contracts';
+import { refuseRemovingSelf } from '../../network-rules';
 import type { BaileysContext } from '../baileys-context';
 import { groupInfoOf } from './group-info';
 import { isoFromSeconds, partyOf } from './jids';
@@ -32,8 +33,7 @@ export class BaileysGroupOperations {
     'groups.info': async ({ socket }, { groupId }) => groupInfoOf(await refused(socket.groupMetadata(groupId), UNSEEN)),
 
     'groups.participants': async ({ socket, selfJid, selfLid }, { groupId, participants, action }) => {
-      if (action === 'remove' && participants.some((jid) => jid === selfJid || jid === selfLid))
-        throw AppError.validation('participants: use leave to leave the group yourself');
+      refuseRemovingSelf(action, participants, [selfJid, selfLid]);
       assertApplied(action, await refused(socket.groupParticipantsUpdate(groupId, participants, action), ADMIN));
       return groupInfoOf(await socket.groupMetadata(groupId));
     },

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type GroupInfo } from '@app/contracts';
 import { SandboxRepository, type SandboxGroupRecord } from '@app/database';
-import { SandboxNetwork } from '../sandbox-network';
+import { SandboxPeople } from '../sandbox-people';
 import { groupInfo } from './group-info';
 
 /** Which groups this account may see and what it may change in them, as the network decides. */
 @Injectable()
 export class SandboxGroupAccess {
   constructor(
-    private readonly network: SandboxNetwork,
+    private readonly people: SandboxPeople,
     private readonly store: SandboxRepository,
   ) {}
 
@@ -36,7 +36,7 @@ export class SandboxGroupAccess {
   async info(instanceId: string, jid: string): Promise<GroupInfo> {
     const group = await this.store.group(instanceId, jid);
     if (!group) throw new AppError('not_found');
-    return groupInfo(group, await this.network.partyResolver(instanceId));
+    return groupInfo(group, await this.people.partyResolver(instanceId));
   }
 }
 

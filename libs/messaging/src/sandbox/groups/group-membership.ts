@@ -2,8 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type ParticipantAction } from '@app/contracts';
 import { SandboxRepository, type SandboxGroupRecord, type SandboxGroupUpdate } from '@app/database';
 import { normalise, type Actor } from '../../events/normalise';
+import { refuseRemovingSelf } from '../../network-rules';
 import { SandboxCommunityMembership } from '../community-membership';
-import { SandboxNetwork } from '../sandbox-network';
+import { SandboxPeople } from '../sandbox-people';
 import type { OperationContext } from '../operations/operation-handlers';
 import { isAdmin } from './group-access';
 
@@ -14,7 +15,7 @@ import { isAdmin } from './group-access';
 @Injectable()
 export class SandboxGroupMembership {
   constructor(
-    private readonly network: SandboxNetwork,
+    private readonly people: SandboxPeople,
     private readonly store: SandboxRepository,
     private readonly community: SandboxCommunityMembership,
   ) {}
@@ -29,8 +30,8 @@ export class SandboxGroupMembership {
           ? { remove: people }
           : { roles: people.map((jid) => ({ jid, role: action === 'promote' ? 'admin' : 'member' })) };
     await this.store.updateGroup(instanceId, group.jid, update);
-    const by = await this.network.actor(instanceId, self, self);
-    const party = await this.network.partyResolver(instanceId);
+    const by = await this.people.actor(instanceId, self, self);
+    const party = await this.people.partyResolver(instanceId);
     const change = { add: 'join', remove: 'leave', promote: 'promote', demote: 'demote' }[action];
     context.session.deliver(normalise.group({ groupId: group.jid, by, at: new Date(), [change]: people.map(party) }));
     if (action === 'add' || action === 'remove') await this.followCommunity(context, group, by);
@@ -40,8 +41,8 @@ export class SandboxGroupMembership {
   async admit(context: OperationContext, group: SandboxGroupRecord, people: string[]): Promise<void> {
     const { instanceId, self } = context;
     await this.store.updateGroup(instanceId, group.jid, { add: people });
-    const by = await this.network.actor(instanceId, self, self);
-    const party = await this.network.partyResolver(instanceId);
+    const by = await this.people.actor(instanceId, self, self);
+    const party = await this.people.partyResolver(instanceId);
     context.session.deliver(normalise.group({ groupId: group.jid, by, at: new Date(), joinReason: 'approval', join: people.map(party) }));
     await this.followCommunity(context, group, by);
   }
@@ -66,6 +67,6 @@ export class SandboxGroupMembership {
     // The creator keeps their place and role: only they could give it up, by leaving.
     const creator = people.find((jid) => members.get(jid) === 'superadmin');
     if (creator && (action === 'remove' || action === 'demote')) throw AppError.forbidden(`${creator} created the group`);
-    if (action === 'remove' && people.includes(self)) throw AppError.validation('participants: use leave to leave the group yourself');
+    refuseRemovingSelf(action, people, [self]);
   }
 }

@@ -5,7 +5,7 @@ import { normalise } from '../../events/normalise';
 import { groupJid, inviteCode, pictureId } from '../codes';
 import { SandboxCommunities, type CommunityView } from '../communities/sandbox-communities';
 import { SandboxCommunityMembership } from '../community-membership';
-import { SandboxNetwork } from '../sandbox-network';
+import { SandboxPeople } from '../sandbox-people';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
 type Member = SandboxGroupInput['participants'][number];
@@ -17,7 +17,7 @@ type Member = SandboxGroupInput['participants'][number];
 @Injectable()
 export class SandboxCommunityOperations {
   constructor(
-    private readonly network: SandboxNetwork,
+    private readonly people: SandboxPeople,
     private readonly store: SandboxRepository,
     private readonly communities: SandboxCommunities,
     private readonly membership: SandboxCommunityMembership,
@@ -38,8 +38,8 @@ export class SandboxCommunityOperations {
       ];
       await this.store.createGroups(context.instanceId, created);
       if (approvalMode === 'on') await this.store.updateGroup(context.instanceId, community.jid, { joinApproval: true });
-      const party = await this.network.partyResolver(context.instanceId);
-      const by = await this.network.actor(context.instanceId, context.self, context.self);
+      const party = await this.people.partyResolver(context.instanceId);
+      const by = await this.people.actor(context.instanceId, context.self, context.self);
       const at = new Date();
       for (const made of created)
         context.session.deliver(
@@ -59,12 +59,12 @@ export class SandboxCommunityOperations {
     },
 
     'communities.list': async (context) => {
-      const party = await this.network.partyResolver(context.instanceId);
+      const party = await this.people.partyResolver(context.instanceId);
       return (await this.communities.joined(context.instanceId, context.self)).map((view) => this.communities.info(view, party));
     },
 
     'communities.info': async (context, { communityId }) =>
-      this.communities.info(await this.view(context, communityId), await this.network.partyResolver(context.instanceId)),
+      this.communities.info(await this.view(context, communityId), await this.people.partyResolver(context.instanceId)),
 
     'communities.leave': async (context, { communityId }) => {
       const view = await this.view(context, communityId);
@@ -72,7 +72,7 @@ export class SandboxCommunityOperations {
         group.participants.some((participant) => participant.jid === context.self),
       );
       for (const group of left) await this.store.updateGroup(context.instanceId, group.jid, { remove: [context.self] });
-      const by = await this.network.actor(context.instanceId, context.self, context.self);
+      const by = await this.people.actor(context.instanceId, context.self, context.self);
       const at = new Date();
       for (const group of left.filter((each) => each.kind !== 'announcement'))
         context.session.deliver(
@@ -129,7 +129,7 @@ export class SandboxCommunityOperations {
         .filter((jid) => view.announcement.participants.find((participant) => participant.jid === jid)?.role !== 'superadmin')
         .map((jid) => ({ jid, role }) as const);
       await this.membership.applyToCommunity(context.instanceId, view.community.jid, view.announcement.jid, { roles });
-      const party = await this.network.partyResolver(context.instanceId);
+      const party = await this.people.partyResolver(context.instanceId);
       context.session.deliver(normalise.group({ ...(await this.change(context, view)), [action]: participants.map(party) }));
       return {};
     },
@@ -157,7 +157,7 @@ export class SandboxCommunityOperations {
       const group = this.newGroup('subgroup', name, view.community.jid, members);
       await this.store.createGroups(context.instanceId, [group]);
       const change = await this.change(context, view);
-      const party = await this.network.partyResolver(context.instanceId);
+      const party = await this.people.partyResolver(context.instanceId);
       context.session.deliver(
         normalise.group({
           groupId: group.jid,
@@ -220,7 +220,7 @@ export class SandboxCommunityOperations {
   private async change(context: OperationContext, view: CommunityView) {
     return {
       groupId: view.community.jid,
-      by: await this.network.actor(context.instanceId, context.self, context.self),
+      by: await this.people.actor(context.instanceId, context.self, context.self),
       at: new Date(),
     };
   }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type AddressBookEntry, type ContactOperations } from '@app/contracts';
 import { SandboxRepository, SandboxWorldRepository } from '@app/database';
 import { normalise } from '../../events/normalise';
-import { SandboxNetwork } from '../sandbox-network';
+import { SandboxPeople } from '../sandbox-people';
 import { WORLD_KINDS, type StoredAddressBookDetails, type StoredBlock } from '../world-kinds';
 import type { OperationHandlers } from './operation-handlers';
 
@@ -10,7 +10,7 @@ import type { OperationHandlers } from './operation-handlers';
 @Injectable()
 export class SandboxContactOperations {
   constructor(
-    private readonly network: SandboxNetwork,
+    private readonly people: SandboxPeople,
     private readonly store: SandboxRepository,
     private readonly world: SandboxWorldRepository,
   ) {}
@@ -30,7 +30,7 @@ export class SandboxContactOperations {
       } satisfies StoredAddressBookDetails);
       // The app-state patch carries the first name too; the `contact` event has no field for it.
       session.learn({ contacts: [{ jid, firstName: firstName ?? null }] });
-      session.deliver(normalise.contact({ contact: await this.network.party(instanceId, jid), fullName, inPhoneAddressBook: true }));
+      session.deliver(normalise.contact({ contact: await this.people.party(instanceId, jid), fullName, inPhoneAddressBook: true }));
       return {};
     },
     'contacts.sync': async ({ instanceId }) => {
@@ -56,7 +56,7 @@ export class SandboxContactOperations {
     'contacts.blocklist': async ({ instanceId }) => {
       const [blocked, party] = await Promise.all([
         this.world.records<StoredBlock>(instanceId, WORLD_KINDS.blocklist),
-        this.network.partyResolver(instanceId),
+        this.people.partyResolver(instanceId),
       ]);
       return { blocked: blocked.map(({ key }) => party(key)).map(({ jid, lid }) => ({ jid, ...(lid ? { lid } : {}) })) };
     },

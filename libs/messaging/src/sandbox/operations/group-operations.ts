@@ -7,14 +7,14 @@ import { SandboxGroupAccess, isAdmin } from '../groups/group-access';
 import { groupInfo } from '../groups/group-info';
 import { SandboxGroupMembership } from '../groups/group-membership';
 import { SandboxJoinRequests } from '../groups/join-requests';
-import { SandboxNetwork } from '../sandbox-network';
+import { SandboxPeople } from '../sandbox-people';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
 /** Groups as the network runs them for this account: who may change what, and the `group` events each change causes. */
 @Injectable()
 export class SandboxGroupOperations {
   constructor(
-    private readonly network: SandboxNetwork,
+    private readonly people: SandboxPeople,
     private readonly store: SandboxRepository,
     private readonly access: SandboxGroupAccess,
     private readonly membership: SandboxGroupMembership,
@@ -24,7 +24,7 @@ export class SandboxGroupOperations {
   readonly handlers: OperationHandlers<GroupOperations> = {
     'groups.create': async (context, { name, participants }) => {
       const { instanceId, self } = context;
-      const people = this.network.users(participants, 'participants').filter((jid) => jid !== self);
+      const people = this.people.users(participants, 'participants').filter((jid) => jid !== self);
       if (people.length === 0) throw AppError.validation('participants must name at least one person besides this account');
       const jid = groupJid();
       await this.store.createGroups(instanceId, [
@@ -37,8 +37,8 @@ export class SandboxGroupOperations {
           participants: [{ jid: self, role: 'superadmin' }, ...people.map((member) => ({ jid: member, role: 'member' as const }))],
         },
       ]);
-      const party = await this.network.partyResolver(instanceId);
-      const by = await this.network.actor(instanceId, self, self);
+      const party = await this.people.partyResolver(instanceId);
+      const by = await this.people.actor(instanceId, self, self);
       context.session.deliver(
         normalise.group({ groupId: jid, by, at: new Date(), groupType: 'new', name, join: [self, ...people].map(party) }),
       );
@@ -46,7 +46,7 @@ export class SandboxGroupOperations {
     },
 
     'groups.list': async ({ instanceId, self }) => {
-      const party = await this.network.partyResolver(instanceId);
+      const party = await this.people.partyResolver(instanceId);
       const groups = await this.store.groups(instanceId, { member: self });
       return groups.map((group) => groupInfo(group, party));
     },
@@ -58,7 +58,7 @@ export class SandboxGroupOperations {
 
     'groups.participants': async (context, { groupId, participants, action }) => {
       const group = await this.access.memberOf(context.instanceId, groupId, context.self);
-      await this.membership.change(context, group, action, this.network.users(participants, 'participants'));
+      await this.membership.change(context, group, action, this.people.users(participants, 'participants'));
       return this.access.info(context.instanceId, groupId);
     },
 
@@ -94,7 +94,7 @@ export class SandboxGroupOperations {
       const id = pictureId();
       await this.store.updateGroup(instanceId, groupId, { pictureId: id });
       context.session.deliver(
-        normalise.chatPicture({ chatId: groupId, sender: await this.network.actor(instanceId, self, self), pictureId: id }),
+        normalise.chatPicture({ chatId: groupId, sender: await this.people.actor(instanceId, self, self), pictureId: id }),
       );
       return { pictureId: id };
     },
@@ -156,7 +156,7 @@ export class SandboxGroupOperations {
 
     'groups.requests': async ({ instanceId, self }, { groupId }) => {
       await this.access.adminOf(instanceId, groupId, self);
-      const party = await this.network.partyResolver(instanceId);
+      const party = await this.people.partyResolver(instanceId);
       return (await this.requests.pending(instanceId, groupId)).map((request) => ({
         ...party(request.jid),
         requestedAt: request.requestedAt,
@@ -166,7 +166,7 @@ export class SandboxGroupOperations {
     'groups.updateRequests': async (context, { groupId, participants, action }) => {
       const { instanceId, self } = context;
       const group = await this.access.adminOf(instanceId, groupId, self);
-      const people = this.network.users(participants, 'participants');
+      const people = this.people.users(participants, 'participants');
       const waiting = new Set((await this.requests.pending(instanceId, groupId)).map((request) => request.jid));
       const unknown = people.filter((jid) => !waiting.has(jid));
       if (unknown.length > 0) throw AppError.validation(`participants without a pending join request: ${unknown.join(', ')}`);
@@ -177,7 +177,7 @@ export class SandboxGroupOperations {
   };
 
   private async announce(context: OperationContext, groupId: string, change: Record<string, unknown>): Promise<void> {
-    const by = await this.network.actor(context.instanceId, context.self, context.self);
+    const by = await this.people.actor(context.instanceId, context.self, context.self);
     context.session.deliver(normalise.group({ groupId, by, at: new Date(), ...change }));
   }
 
@@ -190,9 +190,9 @@ export class SandboxGroupOperations {
   private async join(context: OperationContext, group: SandboxGroupRecord, joinReason: string): Promise<void> {
     const { instanceId, self } = context;
     await this.store.updateGroup(instanceId, group.jid, { add: [self] });
-    const by = await this.network.actor(instanceId, self, self);
+    const by = await this.people.actor(instanceId, self, self);
     context.session.deliver(
-      normalise.group({ groupId: group.jid, by, at: new Date(), joinReason, join: [(await this.network.partyResolver(instanceId))(self)] }),
+      normalise.group({ groupId: group.jid, by, at: new Date(), joinReason, join: [(await this.people.partyResolver(instanceId))(self)] }),
     );
     await this.membership.followCommunity(context, group, by);
   }
@@ -206,9 +206,9 @@ export class SandboxGroupOperations {
       remove: [self],
       ...(successor ? { roles: [{ jid: successor.jid, role: 'admin' as const }] } : {}),
     });
-    const by = await this.network.actor(instanceId, self, self);
+    const by = await this.people.actor(instanceId, self, self);
     context.session.deliver(
-      normalise.group({ groupId: group.jid, by, at: new Date(), leave: [(await this.network.partyResolver(instanceId))(self)] }),
+      normalise.group({ groupId: group.jid, by, at: new Date(), leave: [(await this.people.partyResolver(instanceId))(self)] }),
     );
     await this.membership.followCommunity(context, group, by);
   }

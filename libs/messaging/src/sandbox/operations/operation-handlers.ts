@@ -1,4 +1,4 @@
-import type { SandboxSession } from '../sandbox-session';
+import type { SandboxLink } from '../sandbox-link';
 
 /** Who asks the simulated network for an operation. */
 export interface OperationContext {
@@ -6,7 +6,7 @@ export interface OperationContext {
   /** The account's own user JID. */
   self: string;
   /** The instance's open link: events the operation causes are delivered through it. */
-  session: SandboxSession;
+  session: SandboxLink;
 }
 
 /** One handler per operation of a resource group, typed from its contract. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { NetworkOperations, OperationArgs, OperationName, OperationResult } from '@app/contracts';
 import { SandboxWorldRepository } from '@app/database';
-import { SandboxNetwork } from '../sandbox-network';
-import type { SandboxSession } from '../sandbox-session';
+import type { SandboxLink } from '../sandbox-link';
+import { SandboxPeople } from '../sandbox-people';
 import { SandboxCallOperations } from './call-operations';
 import { SandboxChatOperations } from './chat-operations';
 import { SandboxGroupOperations } from './group-operations';
@@ -23,7 +23,7 @@ export class SandboxOperations {
   private readonly handlers: Record<string, (context: OperationContext, args: unknown) => Promise<unknown>>;
 
   constructor(
-    private readonly network: SandboxNetwork,
+    private readonly people: SandboxPeople,
     private readonly world: SandboxWorldRepository,
     chats: SandboxChatOperations,
     groups: SandboxGroupOperations,
@@ -50,9 +50,13 @@ export class SandboxOperations {
     this.handlers = table as unknown as typeof this.handlers;
   }
 
-  async perform<N extends OperationName>(session: SandboxSession, name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
-    const instanceId = session.identity.instanceId;
-    const context: OperationContext = { instanceId, self: await this.network.selfJid(instanceId), session };
+  async perform<N extends OperationName>(
+    instanceId: string,
+    session: SandboxLink,
+    name: N,
+    args: OperationArgs<N>,
+  ): Promise<OperationResult<N>> {
+    const context: OperationContext = { instanceId, self: await this.people.selfJid(instanceId), session };
     const result = (await this.handlers[name](context, args)) as OperationResult<N>;
     await this.world.journal(instanceId, name, args);
     return result;

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type StatusOperations, type StatusPost } from '@app/contracts';
 import { SandboxRepository } from '@app/database';
 import { normalise } from '../../events/normalise';
-import { SandboxNetwork } from '../sandbox-network';
+import { SandboxPeople } from '../sandbox-people';
 import { SandboxStatusPrivacy } from '../sandbox-status-privacy';
 import { SandboxStatusMedia } from '../status-media';
 import type { OperationHandlers } from './operation-handlers';
@@ -18,7 +18,7 @@ export class SandboxStatusOperations {
   constructor(
     private readonly privacy: SandboxStatusPrivacy,
     private readonly store: SandboxRepository,
-    private readonly network: SandboxNetwork,
+    private readonly people: SandboxPeople,
     private readonly media: SandboxStatusMedia,
   ) {}
 
@@ -43,7 +43,7 @@ export class SandboxStatusOperations {
       if (!post || post.chatJid !== STATUS_CHAT || post.content.deleted === true) throw new AppError('not_found');
       if (post.direction !== 'outbound') throw AppError.forbidden('only your own status posts can be deleted');
       await this.store.updateContent(instanceId, id, { ...post.content, deleted: true });
-      const sender = await this.network.actor(instanceId, self, self);
+      const sender = await this.people.actor(instanceId, self, self);
       session.deliver(normalise.messageDelete({ id, chatId: STATUS_CHAT, sender, time: new Date(), forEveryone: true }));
       return {};
     },

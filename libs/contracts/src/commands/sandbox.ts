@@ -1,10 +1,5 @@
-import type { OperationName } from './operations';
-import type { ChatPresenceState, ChatSettingType, EphemeralTimer, MediaType } from './event-payloads';
+import type { ChatPresenceState, ChatSettingType, EphemeralTimer, MediaType } from '../event-payloads';
 
-/**
- * Requests the API sends to the worker that owns an instance, and their answers. One name → one
- * argument type → one result type, so both sides are checked by the compiler.
- */
 export interface SandboxGroupSpec {
   name: string;
   participants: string[];
@@ -122,14 +117,16 @@ export interface SandboxUserSpec {
   privacy?: { status?: string; profile?: string };
 }
 
-export interface CommandContract {
-  'session.qr': { args: Record<string, never>; result: { code: string } };
-  'session.pairCode': { args: { phone: string }; result: { code: string } };
-  'session.logout': { args: Record<string, never>; result: { loggedOut: boolean } };
-  'session.restart': { args: Record<string, never>; result: { restarted: boolean } };
-  'session.flushHistory': { args: Record<string, never>; result: { accepted: boolean } };
-  /** A network operation carried out by the instance's session (see NetworkOperations for its arguments and result). */
-  'network.perform': { args: { name: OperationName; args: unknown }; result: unknown };
+/** A channel someone else owns, existing on the network (this account does not follow it). */
+export interface SandboxChannelSpec {
+  name: string;
+  description?: string;
+  subscriberCount?: number;
+  verified?: boolean;
+}
+
+/** The sandbox's controls: one name → one argument type → one result type, each carried out by the simulated network. */
+export interface SandboxCommands {
   'sandbox.pair': { args: { phone?: string; error?: string }; result: { deviceId: string } };
   'sandbox.connection': { args: { state: 'offline' | 'online' }; result: { online: boolean } };
   'sandbox.logout': { args: Record<string, never>; result: { loggedOut: boolean } };
@@ -158,32 +155,4 @@ export interface CommandContract {
   'sandbox.statusPrivacy': { args: { type: 'contacts' | 'blacklist' | 'whitelist'; list: string[] }; result: { id: string } };
 }
 
-/** A channel someone else owns, existing on the network (this account does not follow it). */
-export interface SandboxChannelSpec {
-  name: string;
-  description?: string;
-  subscriberCount?: number;
-  verified?: boolean;
-}
-
-export type CommandName = keyof CommandContract;
-export type CommandArgs<N extends CommandName> = CommandContract[N]['args'];
-export type CommandResult<N extends CommandName> = CommandContract[N]['result'];
-
-export interface CommandRequest<N extends CommandName = CommandName> {
-  requestId: string;
-  instanceId: string;
-  name: N;
-  args: CommandArgs<N>;
-  /** Epoch ms after which the caller no longer waits; the worker drops the request. */
-  deadline: number;
-  replyTo: string;
-}
-
-/** A failure is an error code from the catalogue plus an optional detail (validation and forbidden texts). */
-export type CommandReply =
-  { requestId: string; ok: true; result: unknown } | { requestId: string; ok: false; code: import('./errors').ErrorCode; detail?: string };
-
-export function commandChannel(prefix: string, shard: number): string {
-  return `${prefix}:cmd:${shard}`;
-}
+export type SandboxCommandName = keyof SandboxCommands;

@@ -1,0 +1,79 @@
+import { Body, HttpCode, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiNoContentResponse } from '@nestjs/swagger';
+import type { InstanceScope } from '@app/contracts';
+import { CurrentScope } from '../../auth/scope';
+import { CreatedIdDto } from '../../common/created-id.dto';
+import { SandboxControlService } from '../sandbox-control.service';
+import { SandboxRoutes } from '../sandbox-routes.decorator';
+import {
+  CreatedIdsDto,
+  SandboxChatSettingDto,
+  SandboxDeleteDto,
+  SandboxInboundBatchDto,
+  SandboxInboundDto,
+  SandboxReceiptDto,
+  SandboxStarDto,
+} from './sandbox-messages.dto';
+
+/** A thousand inbound messages take the worker well under a second each; the default 10 s deadline is for one. */
+const INBOUND_BATCH_DEADLINE_MS = 60_000;
+
+/** Test mode: contacts send messages and receipts; the phone deletes, stars and changes chat settings. Real instances answer 404. */
+@SandboxRoutes()
+export class SandboxMessagesController {
+  constructor(private readonly sandbox: SandboxControlService) {}
+
+  /**
+   * A contact sends a message (text, media, reaction, contact, pinInChat) or taps a reply button / list row of a
+   * message this instance sent (`message`; `chat_push_name` first when the sender's push name changed).
+   */
+  @Post('inbound')
+  @ApiCreatedResponse({ type: CreatedIdDto })
+  inbound(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxInboundDto): Promise<CreatedIdDto> {
+    return this.sandbox.command(scope, 'sandbox.inbound', dto);
+  }
+
+  /**
+   * Many inbound messages at once (1 to 1,000), delivered in order as if sent one after another: each is what
+   * `POST /sandbox/inbound` takes, with the same rules. All are checked first; when one is refused
+   * (`validation error: messages[i]...`) none is delivered. Answers the ids in the order given. For load tests of a
+   * webhook receiver without one HTTP request per event.
+   */
+  @Post('inbound/batch')
+  @ApiCreatedResponse({ type: CreatedIdsDto })
+  inboundBatch(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxInboundBatchDto): Promise<CreatedIdsDto> {
+    return this.sandbox.command(scope, 'sandbox.inboundBatch', dto, INBOUND_BATCH_DEADLINE_MS);
+  }
+
+  /** The recipient's phone reports a sent message delivered, read or played (`message_read`). */
+  @Post('receipts')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'receipt produced' })
+  async receipt(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxReceiptDto): Promise<void> {
+    await this.sandbox.command(scope, 'sandbox.receipt', dto);
+  }
+
+  /** A message is deleted: by its author for everyone, or by the phone for this account only (`message_delete`). */
+  @Post('delete')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'message deleted' })
+  async deleteMessage(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxDeleteDto): Promise<void> {
+    await this.sandbox.command(scope, 'sandbox.delete', dto);
+  }
+
+  /** The phone stars or unstars a message (`message_star`). */
+  @Post('star')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'message starred or unstarred' })
+  async star(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxStarDto): Promise<void> {
+    await this.sandbox.command(scope, 'sandbox.star', dto);
+  }
+
+  /** The phone mutes, pins, marks read, archives a chat or sets its disappearing-message timer (`chat_setting`). */
+  @Post('chat-settings')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'chat setting changed' })
+  async chatSetting(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxChatSettingDto): Promise<void> {
+    await this.sandbox.command(scope, 'sandbox.chatSetting', dto);
+  }
+}
