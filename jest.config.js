@@ -1,5 +1,5 @@
-// Unit tests sit beside the code (*.spec.ts); end-to-end tests live in test/ (*.e2e-spec.ts) and need the
-// PostgreSQL database, Redis and built apps that scripts/test.mjs prepares.
+// Unit tests sit beside the code (*.spec.ts); repository tests (test/repositories/*.repo-spec.ts) need the PostgreSQL
+// database and end-to-end tests (test/*.e2e-spec.ts) also Redis and the built apps, which scripts/test.mjs prepares.
 const tsJest = [
   'ts-jest',
   {
@@ -36,6 +36,8 @@ module.exports = {
   testTimeout: 60_000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts'] },
+    // Each raw-SQL repository against the run's real, migrated PostgreSQL database: seconds, no apps started.
+    { ...common, displayName: 'repositories', testMatch: ['<rootDir>/test/repositories/**/*.repo-spec.ts'] },
     { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
 };

@@ -10,7 +10,7 @@ import { CustomersService } from './admin/customers.service';
 import { CreateCustomerDto } from './admin/dto/customer.dto';
 import { toAppError } from './common/validation';
 import { LinkIssuer } from './dashboard/link-issuer';
-import { TenantLimits } from './limits/tenant-limits.service';
+import { TenantLimits } from './limits/tenant-limits';
 
 const USAGE = 'usage: npm run cli -- customers:create --name <name> [--owner-email <email>]';
 

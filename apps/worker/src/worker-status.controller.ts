@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { InstanceSessions, type PendingReconnect } from './sessions/instance-sessions.service';
+import { InstanceSessions, type PendingReconnect } from './sessions/instance-sessions';
 import { ShardCoordinator } from './shards/shard-coordinator';
 
 /** What this worker owns right now, for operators and the failover tests. */

@@ -13,7 +13,7 @@ import { EventRoutingCache } from './events/event-routing.cache';
 import { CommandRouter } from './sessions/command-router';
 import { DriverRegistry } from './sessions/driver-registry';
 import { EventRecorder } from './sessions/event-recorder';
-import { InstanceSessions } from './sessions/instance-sessions.service';
+import { InstanceSessions } from './sessions/instance-sessions';
 import { NetworkOperator } from './sessions/network-operator';
 import { StatusStore } from './sessions/status-store';
 import { GroupMetadataProjection } from './groups/group-metadata.projection';
@@ -23,6 +23,7 @@ import { ChatActivity } from './store/chat-activity';
 import { OperationEffects } from './store/operation-effects';
 import { StoreProjector } from './store/store-projector';
 import { ShardCoordinator } from './shards/shard-coordinator';
+import { ShardLeaseCheck } from './shards/shard-lease-check';
 import { DeliveryReconciler } from './webhooks/delivery-reconciler';
 import { EndpointRecovery } from './webhooks/endpoint-recovery';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
@@ -64,6 +65,7 @@ export class WorkerModule {
         SendDispatcher,
         SendQueueConsumers,
         SendReconciler,
+        ShardLeaseCheck,
         ShardCoordinator,
         WebhookDeliverer,
         EndpointRecovery,

@@ -118,6 +118,3 @@ export const CONFIG_VARIABLES = [
   'MAX_STREAMS_PER_INSTANCE',
   'METRICS_TOKEN',
 ] as const;
-
-/** Names of the variables that hold secrets; their values never appear in logs or error messages. */
-export const SECRET_VARIABLES = ['ADMIN_API_KEY', 'ENCRYPTION_KEY', 'DATABASE_URL', 'REDIS_URL', 'METRICS_TOKEN'] as const;

@@ -6,7 +6,7 @@ const CLASSES: Array<[RegExp, number]> = [
   [/[^A-Za-z0-9]/, 33],
 ];
 
-export const MIN_SECRET_BITS = 128;
+const MIN_SECRET_BITS = 128;
 const MIN_DISTINCT_CHARACTERS = 12;
 
 /**

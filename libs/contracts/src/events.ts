@@ -1,7 +1,7 @@
 /** Session events pass every event filter. */
 export const SESSION_EVENT_TYPES = ['logged_in', 'logged_out', 'login_error', 'initial_sync_finished'] as const;
 
-export const FILTERABLE_EVENT_TYPES = [
+const FILTERABLE_EVENT_TYPES = [
   'message',
   'message_status',
   'message_read',

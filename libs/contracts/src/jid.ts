@@ -1,7 +1,5 @@
 /** JIDs of the messaging network: users `<digits>@s.whatsapp.net`, groups `<id>@g.us`, alternative ids `<id>@lid`. */
-export const USER_SERVER = 's.whatsapp.net';
-export const GROUP_SERVER = 'g.us';
-export const LID_SERVER = 'lid';
+const USER_SERVER = 's.whatsapp.net';
 
 const USER_JID = /^[1-9]\d{5,14}@s\.whatsapp\.net$/;
 const GROUP_JID = /^[0-9]{6,40}(-[0-9]{6,20})?@g\.us$/;

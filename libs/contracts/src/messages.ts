@@ -25,8 +25,6 @@ export const MESSAGE_KINDS = [
 
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 
-export const MEDIA_KINDS = ['image', 'video', 'audio', 'voice', 'document', 'sticker'] as const;
-
 /** How a stored media send refers to its content: bytes kept with the message, or a URL fetched at send time. */
 export type MediaSource = { blobId: string; mimeType: string; size: number; sha256: string } | { url: string; mimeType?: string };
 

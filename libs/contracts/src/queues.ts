@@ -1,8 +1,9 @@
 /**
  * The job queues: one send queue per shard, consumed only by the shard's owner. A job is a doorbell
- * ("instance X has accepted messages"); the messages themselves live in PostgreSQL.
+ * ("instance X has accepted messages"); the messages themselves live in PostgreSQL. The webhook queue's job is one
+ * delivery attempt (see `WEBHOOK_QUEUE`). Consumers take every job of their queue: the names label jobs for operators.
  */
-export const JOB_NAMES = { send: 'message.send' } as const;
+export const JOB_NAMES = { send: 'message.send', deliver: 'webhook.deliver' } as const;
 
 export interface SendJob {
   instanceId: string;

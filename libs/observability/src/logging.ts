@@ -9,7 +9,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const QUIET_PATHS = new Set(['/health', '/health/ready', '/metrics']);
 
 /** Paths pino must never print: credentials in headers, secrets in bodies of our own log calls. */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers["x-api-key"]',
   'req.headers["x-admin-key"]',
   'req.headers.authorization',
@@ -22,7 +22,7 @@ export const REDACTED_PATHS = [
   'req.headers["x-csrf-token"]',
 ];
 
-export function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
+function requestIdOf(req: IncomingMessage, res: ServerResponse): string {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
   res.setHeader('X-Request-Id', id);
@@ -70,7 +70,7 @@ export function requestLogging(root: Logger) {
 const REQUEST_LOGGING = Symbol('REQUEST_LOGGING');
 
 @Module({})
-export class RequestLoggingModule implements NestModule {
+class RequestLoggingModule implements NestModule {
   constructor(@Inject(REQUEST_LOGGING) private readonly middleware: ReturnType<typeof requestLogging>) {}
 
   configure(consumer: MiddlewareConsumer): void {

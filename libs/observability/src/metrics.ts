@@ -50,7 +50,7 @@ export class HttpMetricsMiddleware implements NestMiddleware {
 
 /** With `METRICS_TOKEN` set, only a scraper presenting `Authorization: Bearer <token>` reads the metrics. */
 @Injectable()
-export class MetricsTokenGuard implements CanActivate {
+class MetricsTokenGuard implements CanActivate {
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   canActivate(context: ExecutionContext): boolean {

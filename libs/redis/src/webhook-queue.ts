@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { WEBHOOK_JOB_OPTIONS, WEBHOOK_QUEUE, webhookJobId, type WebhookJob } from '@app/contracts';
+import { JOB_NAMES, WEBHOOK_JOB_OPTIONS, WEBHOOK_QUEUE, webhookJobId, type WebhookJob } from '@app/contracts';
 import { RedisService } from './redis.service';
 
 /** Producer side of the webhook queue. Losing a job loses nothing: the delivery row is the record. */
@@ -20,7 +20,7 @@ export class WebhookQueue implements OnModuleDestroy {
     try {
       await this.producer().addBulk(
         jobs.map(({ eventId, attempts, delayMs }) => ({
-          name: 'deliver',
+          name: JOB_NAMES.deliver,
           data: { eventId, attempts },
           opts: { jobId: webhookJobId(eventId, attempts), delay: Math.max(0, Math.round(delayMs ?? 0)), ...WEBHOOK_JOB_OPTIONS },
         })),

@@ -1,5 +1,5 @@
 /** The character that marks a masked secret; it never occurs in a secret the API accepts. */
-export const MASK_MARK = '…';
+const MASK_MARK = '…';
 const WEBHOOK_PREFIX = 'whsec_';
 /** Below this length the last characters would give away too much of the secret, so none are shown. */
 const MIN_LENGTH_TO_SHOW_TAIL = 16;

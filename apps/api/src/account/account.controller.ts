@@ -11,7 +11,7 @@ import { CustomerDefaultsDto } from './dto/customer-defaults.dto';
 import { PacingDto } from './dto/pacing.dto';
 import { CreatedInstanceDto, InstanceDetailDto, InstancePageDto } from './dto/instance-detail.dto';
 import { CreateInstanceDto, ListInstancesQueryDto, RenameInstanceDto, UpdateInstanceSettingsDto } from './dto/instance-requests.dto';
-import { InstanceStatusStreams } from './instance-status-streams.service';
+import { InstanceStatusStreams } from './instance-status-streams';
 import { InstancesService } from './instances.service';
 import { WebhookTestResultDto } from './dto/webhook-test.dto';
 import { WebhookTestService } from './webhook-test.service';

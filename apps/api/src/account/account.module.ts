@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { PublicUrls } from '../common/public-urls';
 import { AccountController } from './account.controller';
 import { CustomerAccountService } from './customer-account.service';
-import { InstanceStatusStreams } from './instance-status-streams.service';
+import { InstanceStatusStreams } from './instance-status-streams';
 import { InstancesService } from './instances.service';
 import { WebhookTestService } from './webhook-test.service';
 import { WebhookTargets } from './webhook-targets';

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type CustomerScope } from '@app/contracts';
 import { CustomerRepository } from '@app/database';
 import { issueApiKey, maskSecret, newId, secretWrite } from '@app/security';
-import { KeyResolver } from '../auth/key-resolver.service';
+import { KeyResolver } from '../auth/key-resolver';
 import type { CustomerDefaultsDto } from './dto/customer-defaults.dto';
 import { WebhookTargets } from './webhook-targets';
 

@@ -4,7 +4,7 @@ import { AppError, isPaired, liveStatusKey, shardOf, type CustomerScope, type In
 import { InstanceRepository, type InstanceSettings } from '@app/database';
 import { CommandClient, RedisService } from '@app/redis';
 import { issueApiKey, isMaskedSecret, newId, secretWrite } from '@app/security';
-import { KeyResolver } from '../auth/key-resolver.service';
+import { KeyResolver } from '../auth/key-resolver';
 import { pageWindow } from '../common/page-query.dto';
 import { MASKED_SECRET_RULE } from './customer-account.service';
 import type { CreatedInstanceDto, InstanceDetailDto, InstancePageDto, InstanceSettingsDto } from './dto/instance-detail.dto';

@@ -4,7 +4,7 @@ import { CustomerRepository, type CustomerRecord } from '@app/database';
 import { issueApiKey, newId } from '@app/security';
 import { pageWindow } from '../common/page-query.dto';
 import { LinkIssuer } from '../dashboard/link-issuer';
-import { TenantLimits } from '../limits/tenant-limits.service';
+import { TenantLimits } from '../limits/tenant-limits';
 import type { CustomerLimitsDto, UpdateCustomerLimitsDto } from './dto/customer-limits.dto';
 import type { CreateCustomerDto, CreatedCustomerDto, CustomerPageDto, CustomerSummaryDto, ListCustomersQueryDto } from './dto/customer.dto';
 

@@ -4,7 +4,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, shardLeaseKey, shardMembersKey } from '@app/contracts';
 import { CustomerRepository, DashboardUserRepository } from '@app/database';
 import { RedisService } from '@app/redis';
-import { KeyResolver } from '../auth/key-resolver.service';
+import { KeyResolver } from '../auth/key-resolver';
 import type { OneTimeLinkDto, TeamMemberDto } from '../dashboard/dto/dashboard.dto';
 import { LinkIssuer } from '../dashboard/link-issuer';
 import { toTeamMember } from '../dashboard/team.service';

@@ -1,10 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { Authenticator } from './authenticator';
 import { CredentialsBeforeBody } from './credentials-before-body';
-import { DashboardSessions } from './dashboard-sessions.service';
+import { DashboardSessions } from './dashboard-sessions';
 import { AdminKeyGuard, CustomerKeyGuard, DashboardSessionGuard, InstanceKeyGuard } from './key-guards';
-import { KeyResolver } from './key-resolver.service';
-import { RateLimits } from './rate-limits.service';
+import { KeyResolver } from './key-resolver';
+import { RateLimits } from './rate-limits';
 
 @Global()
 @Module({

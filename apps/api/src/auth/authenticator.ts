@@ -3,9 +3,9 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError } from '@app/contracts';
 import type { KeyPrincipal } from '@app/database';
 import { secretsEqual } from '@app/security';
-import { DashboardSessions, type ActiveSession } from './dashboard-sessions.service';
-import { KeyResolver } from './key-resolver.service';
-import { RateLimits } from './rate-limits.service';
+import { DashboardSessions, type ActiveSession } from './dashboard-sessions';
+import { KeyResolver } from './key-resolver';
+import { RateLimits } from './rate-limits';
 import type { ScopedRequest } from './scope';
 import { carriesSessionCookie } from './session-cookie';
 

@@ -1,7 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { Request } from 'express';
 import type { CustomerScope, InstanceScope } from '@app/contracts';
-import type { ActiveSession } from './dashboard-sessions.service';
+import type { ActiveSession } from './dashboard-sessions';
 
 export type ScopedRequest = Request & { scope?: CustomerScope | InstanceScope; dashboardSession?: ActiveSession };
 

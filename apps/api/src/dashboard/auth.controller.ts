@@ -2,10 +2,10 @@ import { Body, Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/
 import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { SessionAuth } from '../auth/auth.decorators';
-import type { ActiveSession } from '../auth/dashboard-sessions.service';
+import type { ActiveSession } from '../auth/dashboard-sessions';
 import { CurrentSession } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { DashboardLinks } from './dashboard-links.service';
+import { DashboardLinks } from './dashboard-links';
 import { AcceptLinkDto, LinkInfoDto, SignedInDto, SignInDto } from './dto/dashboard.dto';
 import { SignInService } from './sign-in.service';
 

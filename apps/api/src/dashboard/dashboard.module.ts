@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthController } from './auth.controller';
-import { DashboardLinks } from './dashboard-links.service';
+import { DashboardLinks } from './dashboard-links';
 import { LinkIssuer } from './link-issuer';
 import { SignInService } from './sign-in.service';
 import { TeamController } from './team.controller';

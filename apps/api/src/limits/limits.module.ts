@@ -1,5 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import { TenantLimits } from './tenant-limits.service';
+import { TenantLimits } from './tenant-limits';
 
 @Global()
 @Module({ providers: [TenantLimits], exports: [TenantLimits] })

@@ -19,7 +19,7 @@ import { SendListDto } from './dto/send-list.dto';
 import { SendLocationDto } from './dto/send-location.dto';
 import { SendAudioDto, SendDocumentDto, SendImageDto, SendStickerDto, SendVideoDto, SendVoiceDto } from './dto/send-media.dto';
 import { SendTextDto } from './dto/send-text.dto';
-import { MediaSends } from './media-sends.service';
+import { MediaSends } from './media-sends';
 import {
   buttonsRequest,
   contactRequest,

@@ -23,8 +23,8 @@ import { SendListDto } from './dto/send-list.dto';
 import { SendLocationDto } from './dto/send-location.dto';
 import { SendAudioDto, SendDocumentDto, SendImageDto, SendStickerDto, SendVideoDto, SendVoiceDto } from './dto/send-media.dto';
 import { SendTextDto } from './dto/send-text.dto';
-import { MediaSends } from './media-sends.service';
-import { MessageSends } from './message-sends.service';
+import { MediaSends } from './media-sends';
+import { MessageSends } from './message-sends';
 
 const IDEMPOTENCY_HEADER: OptionalHeaderDoc = {
   name: 'Idempotency-Key',

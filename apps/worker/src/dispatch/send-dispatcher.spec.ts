@@ -1,5 +1,6 @@
 import type { AppConfig } from '@app/config';
 import type { StoredMessage } from '@app/database';
+import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { SendDispatcher } from './send-dispatcher';
 
 const INSTANCE = 'ins_a';
@@ -37,6 +38,8 @@ function setUp(options: { failRecords?: number; intervalMs?: number } = {}) {
   const routing = { get: () => Promise.resolve({ eventFilters: [], webhookUrl: null }) };
   const fanout = { committed: () => Promise.resolve() };
   const activity = { note: () => undefined };
+  const lease = new ShardLeaseCheck();
+  lease.follow({ holds: () => true });
   const dispatcher = new SendDispatcher(
     { shardCount: 1 } as AppConfig,
     messages as never,
@@ -45,8 +48,8 @@ function setUp(options: { failRecords?: number; intervalMs?: number } = {}) {
     routing as never,
     fanout as never,
     activity as never,
+    lease,
   );
-  dispatcher.setOwnershipCheck(() => true);
   return { dispatcher, sent, recorded };
 }
 

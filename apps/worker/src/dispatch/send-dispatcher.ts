@@ -5,7 +5,8 @@ import { MessageRepository, type StoredMessage } from '@app/database';
 import { normalise, type SentMessage } from '@app/messaging';
 import { EventFanout } from '../events/event-fanout';
 import { EventRoutingCache } from '../events/event-routing.cache';
-import { InstanceSessions } from '../sessions/instance-sessions.service';
+import { InstanceSessions } from '../sessions/instance-sessions';
+import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { ChatActivity } from '../store/chat-activity';
 import { MediaResolver } from './media-resolver';
 
@@ -33,7 +34,6 @@ export class SendDispatcher {
   private readonly lastSendAt = new Map<string, number>();
   /** By message id. Bounded by the sends that hit a database failure; each entry goes once its outcome is written. */
   private readonly unrecorded = new Map<string, UnrecordedOutcome>();
-  private holds: (shard: number) => boolean = () => false;
   private stopping = false;
   /** Wakes drains waiting out their pacing interval when the dispatcher stops. */
   private readonly stopped = new AbortController();
@@ -46,12 +46,9 @@ export class SendDispatcher {
     private readonly routing: EventRoutingCache,
     private readonly fanout: EventFanout,
     private readonly activity: ChatActivity,
+    private readonly lease: ShardLeaseCheck,
   ) {
     sessions.onConnected((instanceId) => void this.kick(instanceId));
-  }
-
-  setOwnershipCheck(holds: (shard: number) => boolean): void {
-    this.holds = holds;
   }
 
   /** Makes sure the instance's pending messages get sent; resolves when the drain this kick joined has finished. */
@@ -100,7 +97,7 @@ export class SendDispatcher {
         await this.pace(instanceId, interval);
         if (this.stopping) return;
         // Only the shard's current owner may send, and only over a live link; otherwise the rows wait.
-        const session = this.holds(shard) ? this.sessions.connectedSession(instanceId) : undefined;
+        const session = this.lease.holds(shard) ? this.sessions.connectedSession(instanceId) : undefined;
         if (!session) return;
         const delivered = await this.sendOne(instanceId, message, async () => session.send(await this.media.resolve(message)));
         if (!delivered) return;

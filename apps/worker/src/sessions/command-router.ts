@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, shardOf, type CommandContract, type CommandRequest } from '@app/contracts';
 import { SandboxControls, type CommandContext, type CommandHandlers } from '@app/messaging';
-import { InstanceSessions } from './instance-sessions.service';
+import { InstanceSessions } from './instance-sessions';
 import { NetworkOperator } from './network-operator';
 
 /** Carries out commands from the API for instances of the shards this worker holds. */

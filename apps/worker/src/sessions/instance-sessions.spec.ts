@@ -2,10 +2,11 @@ import { Logger } from '@nestjs/common';
 import { AppError, type InstanceStatus } from '@app/contracts';
 import type { InstanceLifecycleRepository, OwnedInstance } from '@app/database';
 import type { BaileysDriver, NetworkDriver, NetworkSession, SandboxDriver, SessionHooks } from '@app/messaging';
+import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import type { StoreProjector } from '../store/store-projector';
 import { DriverRegistry } from './driver-registry';
 import type { EventRecorder } from './event-recorder';
-import { InstanceSessions, reconnectDelay } from './instance-sessions.service';
+import { InstanceSessions, reconnectDelay } from './instance-sessions';
 import type { StatusStore } from './status-store';
 
 describe('reconnectDelay', () => {
@@ -82,14 +83,16 @@ function harness(instances: OwnedInstance[]) {
     }),
   };
   const store = { apply: jest.fn(() => Promise.resolve()), learn: jest.fn(() => Promise.resolve()) };
+  const lease = new ShardLeaseCheck();
   const sessions = new InstanceSessions(
     repository as unknown as InstanceLifecycleRepository,
     { for: () => driver } as unknown as DriverRegistry,
     statusStore as unknown as StatusStore,
     recorder as unknown as EventRecorder,
     store as unknown as StoreProjector,
+    lease,
   );
-  return { sessions, created, statuses, events };
+  return { sessions, lease, created, statuses, events };
 }
 
 const real = (id: string, status: InstanceStatus, deviceId: string | null = null): OwnedInstance => ({
@@ -230,7 +233,7 @@ describe('InstanceSessions with the real network', () => {
   it("tells sessions whether this worker still holds their shard's lease", async () => {
     const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
     let held = true;
-    h.sessions.setOwnershipCheck((shard) => shard === 3 && held);
+    h.lease.follow({ holds: (shard) => shard === 3 && held });
     await h.sessions.openShard(3);
     expect(h.created[0].hooks.holdsLease()).toBe(true);
     held = false;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type OperationArgs, type OperationName, type OperationResult } from '@app/contracts';
 import { OperationEffects } from '../store/operation-effects';
-import { InstanceSessions } from './instance-sessions.service';
+import { InstanceSessions } from './instance-sessions';
 
 /**
  * Carries out a network operation over the instance's live link. It answers only once the operation's events are

@@ -8,7 +8,8 @@ import { SendDispatcher } from '../dispatch/send-dispatcher';
 import { SendQueueConsumers } from '../dispatch/send-queue-consumers';
 import { SendReconciler } from '../dispatch/send-reconciler';
 import { CommandRouter } from '../sessions/command-router';
-import { InstanceSessions } from '../sessions/instance-sessions.service';
+import { InstanceSessions } from '../sessions/instance-sessions';
+import { ShardLeaseCheck } from './shard-lease-check';
 import { ShardOwnership } from './shard-ownership';
 
 /** How long a handover waits for Redis to confirm that the shard's queue and command channel stopped. */
@@ -34,8 +35,6 @@ export class ShardCoordinator {
   private readonly logger = new Logger(ShardCoordinator.name);
   readonly workerId = `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
   private ownership: ShardOwnership | undefined;
-  /** Shards whose handover has begun: their lease is still held, but no new send or command may start on them. */
-  private readonly releasing = new Set<number>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -46,13 +45,11 @@ export class ShardCoordinator {
     private readonly dispatcher: SendDispatcher,
     private readonly consumers: SendQueueConsumers,
     private readonly reconciler: SendReconciler,
+    private readonly lease: ShardLeaseCheck,
   ) {}
 
   async start(): Promise<void> {
-    const holds = (shard: number) => !this.releasing.has(shard) && (this.ownership?.holds(shard) ?? false);
-    this.commands.setHandler((request) => this.router.handle(request, holds));
-    this.dispatcher.setOwnershipCheck(holds);
-    this.sessions.setOwnershipCheck(holds);
+    this.commands.setHandler((request) => this.router.handle(request, (shard) => this.lease.holds(shard)));
     const connection = this.redis.connect('shards', { maxRetriesPerRequest: 1 });
     this.ownership = new ShardOwnership(
       {
@@ -65,7 +62,7 @@ export class ShardCoordinator {
       },
       {
         acquired: async (shard) => {
-          this.releasing.delete(shard);
+          this.lease.acquired(shard);
           await this.commands.serveShard(shard);
           await this.sessions.openShard(shard);
           this.consumers.start(shard);
@@ -74,13 +71,14 @@ export class ShardCoordinator {
           // Nothing here may wait on Redis without a bound: Redis being gone is one reason a lease is lost, and the
           // sessions must close (fencing) whatever Redis does. Drains see the shard as released and stop after the send
           // in progress, which finishes before the sessions close and the lease goes.
-          this.releasing.add(shard);
+          this.lease.beginHandover(shard);
           await settleWithin(Promise.all([this.consumers.stop(shard), this.commands.stopServingShard(shard)]), INTAKE_STOP_WAIT_MS);
           await this.dispatcher.idle(shard);
           await this.sessions.closeShard(shard);
         },
       },
     );
+    this.lease.follow(this.ownership);
     await this.ownership.start();
     this.reconciler.start(() => this.owned());
   }

@@ -1,4 +1,4 @@
-import { MEDIA_KINDS, type MediaSource, type MessageKind } from '../messages';
+import type { MediaSource, MessageKind } from '../messages';
 import type {
   AudioPayload,
   ContactPayload,
@@ -60,6 +60,8 @@ export type SendOf<K extends MessageKind> = { [P in K]: { kind: P; chatJid: stri
 /** Any send; `kind` tells its payload's type. */
 export type Send = SendOf<MessageKind>;
 
+/** Sends that carry a file. */
+const MEDIA_KINDS = ['image', 'video', 'audio', 'voice', 'document', 'sticker'] as const satisfies readonly MessageKind[];
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
 /** Sends that change an existing message rather than add one. */

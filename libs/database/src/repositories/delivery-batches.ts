@@ -1,6 +1,5 @@
-import { DatabaseError } from 'pg';
 import type { EventType } from '@app/contracts';
-import type { Queryable } from './message-group-commit';
+import { queryRetrying, StatementBatcher, type Queryable } from './statement-batcher';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'stopped';
 
@@ -32,8 +31,6 @@ export interface AttemptWrite {
 }
 
 const MAX_BATCH = 500;
-/** Deadlock or serialization failure (two workers' batches touching the same rows in another order): safe to run again. */
-const RETRYABLE = new Set(['40P01', '40001']);
 
 /** Timestamps are stored in UTC without a zone (Prisma's convention); read them as UTC whatever the session's zone. */
 const LOAD = `SELECT d.event_id, d.instance_id, d.state::text AS state, d.attempts, d.schedule_step, e.instance_id AS event_instance_id,
@@ -60,72 +57,18 @@ const RECORD = `WITH input AS (
     )
     SELECT coalesce((SELECT json_agg(n) FROM moved), '[]'::json) AS moved`;
 
-interface Waiter<T, R> {
-  item: T;
-  resolve: (result: R) => void;
-  reject: (error: unknown) => void;
-}
-
-/**
- * Collects the calls of one turn of the event loop (and those made while the previous batch runs) and runs them as one
- * statement. Each caller's promise settles with its own result once that statement has committed.
- */
-class Batcher<T, R> {
-  private queue: Waiter<T, R>[] = [];
-  private running = false;
-
-  constructor(private readonly run: (items: T[]) => Promise<R[]>) {}
-
-  add(item: T): Promise<R> {
-    return new Promise<R>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
-      if (!this.running) {
-        this.running = true;
-        setImmediate(() => void this.drain());
-      }
-    });
-  }
-
-  private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, MAX_BATCH);
-      try {
-        await this.settle(batch);
-      } catch (error) {
-        for (const waiter of batch) waiter.reject(error);
-      }
-    }
-    this.running = false;
-  }
-
-  private async settle(batch: Waiter<T, R>[]): Promise<void> {
-    try {
-      const results = await this.run(batch.map((waiter) => waiter.item));
-      batch.forEach((waiter, index) => waiter.resolve(results[index]));
-    } catch (error) {
-      // One item's data spoiled the batch (a value PostgreSQL refuses): run the others alone, so only it fails.
-      if (batch.length > 1 && error instanceof DatabaseError && /^(22|23|54)/.test(error.code ?? '')) {
-        for (const waiter of batch) await this.settle([waiter]);
-        return;
-      }
-      for (const waiter of batch) waiter.reject(error);
-    }
-  }
-}
-
 /**
  * The webhook deliverer's two statements per attempt, shared by the attempts in flight at the same time: loading the
  * delivery with its event, and recording the attempt's outcome. With many deliveries in flight, that is one query and
- * one commit per batch instead of per delivery; every attempt is still recorded before its job completes. Both
- * statements are named (prepared once per pooled connection): planning these CTEs costs more than running them.
+ * one commit per batch instead of per delivery; every attempt is still recorded before its job completes.
  */
 export class DeliveryBatches {
-  private readonly loads: Batcher<string, DeliveryRow | null>;
-  private readonly records: Batcher<AttemptWrite, boolean>;
+  private readonly loads: StatementBatcher<string, DeliveryRow | null>;
+  private readonly records: StatementBatcher<AttemptWrite, boolean>;
 
   constructor(private readonly db: Queryable) {
-    this.loads = new Batcher((eventIds) => this.load(eventIds));
-    this.records = new Batcher((attempts) => this.recordAll(attempts));
+    this.loads = new StatementBatcher((eventIds) => this.load(eventIds), { maxWeight: MAX_BATCH });
+    this.records = new StatementBatcher((attempts) => this.recordAll(attempts), { maxWeight: MAX_BATCH });
   }
 
   find(eventId: string): Promise<DeliveryRow | null> {
@@ -186,14 +129,8 @@ export class DeliveryBatches {
         last_error: attempt.lastError,
       })),
     );
-    for (let tries = 1; ; tries += 1) {
-      try {
-        const { rows } = await this.db.query<{ moved: number[] }>({ name: 'record-attempts', text: RECORD, values: [input] });
-        const moved = new Set(rows[0].moved);
-        return attempts.map((_, n) => moved.has(n));
-      } catch (error) {
-        if (tries >= 3 || !(error instanceof DatabaseError) || !RETRYABLE.has(error.code ?? '')) throw error;
-      }
-    }
+    const [{ moved }] = await queryRetrying<{ moved: number[] }>(this.db, { name: 'record-attempts', text: RECORD }, [input]);
+    const recorded = new Set(moved);
+    return attempts.map((_, n) => recorded.has(n));
   }
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { DatabaseError } from 'pg';
-import { GroupCommitMismatch, MessageGroupCommit, type GroupCommitMessage, type Queryable } from './message-group-commit';
+import { GroupCommitMismatch, MessageGroupCommit, type GroupCommitMessage } from './message-group-commit';
+import type { Queryable } from './statement-batcher';
 
 interface Row {
   id: string;

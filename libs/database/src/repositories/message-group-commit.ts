@@ -1,4 +1,4 @@
-import { DatabaseError, type Pool } from 'pg';
+import { isDataError, type Queryable } from './statement-batcher';
 
 /** What the batcher needs of a new message (the repository's `NewMessage`). */
 export interface GroupCommitMessage {
@@ -18,9 +18,6 @@ export interface GroupCommitResult {
 
 /** Thrown for a request whose idempotency key is already taken by a different request (the repository maps it). */
 export class GroupCommitMismatch extends Error {}
-
-/** The part of `pg.Pool` the batcher uses, so tests can stand in for PostgreSQL. */
-export type Queryable = Pick<Pool, 'query'>;
 
 export interface GroupCommitLimits {
   /** Most messages in one statement. */
@@ -70,14 +67,6 @@ const INSERT_BATCH = `WITH input AS (
     RETURNING id`;
 
 const FIND_BY_KEYS = `SELECT idempotency_key, id, request_hash FROM messages WHERE instance_id = $1 AND idempotency_key = ANY($2::text[])`;
-
-/**
- * An error of this request's own data (a value PostgreSQL refuses, a constraint, a size limit) rather than of the
- * database or the connection: in a batch it is retried message by message so only the offending request fails.
- */
-function isDataError(error: unknown): boolean {
-  return error instanceof DatabaseError && typeof error.code === 'string' && /^(22|23|54)/.test(error.code);
-}
 
 /**
  * Group commit for accepted messages. Concurrent accepts of one instance wait while that instance's previous batch

@@ -9,12 +9,12 @@ import { DEFAULT_BAILEYS_WAITS, type BaileysLibraryLoader, type BaileysLogger, t
 import { BAILEYS_LIBRARY, BAILEYS_LOGGER, BAILEYS_SETTINGS } from './session/baileys-tokens';
 import { libraryLoader, testNetworkRootKey } from './session/test-network-seam';
 
-export function baileysSettings(config: AppConfig): BaileysSettings {
+function baileysSettings(config: AppConfig): BaileysSettings {
   return { webSocketUrl: config.baileysWebSocketUrl, ...DEFAULT_BAILEYS_WAITS };
 }
 
 /** Baileys narrates every connection step at `info`; at the default level only what needs attention gets through. */
-export function baileysLogger(config: AppConfig): BaileysLogger {
+function baileysLogger(config: AppConfig): BaileysLogger {
   return pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel, base: { app: 'worker', component: 'baileys' } });
 }
 

@@ -127,7 +127,7 @@ function iso(time: Date): string {
   return time.toISOString();
 }
 
-export function ephemeralTimer(seconds: number | undefined): EphemeralTimer | undefined {
+function ephemeralTimer(seconds: number | undefined): EphemeralTimer | undefined {
   return seconds === undefined ? undefined : EPHEMERAL_TIMERS[seconds];
 }
 

@@ -4,7 +4,7 @@ import { toNumber } from './timestamps';
 
 type Message = proto.IMessage;
 
-export const MEDIA_CONTENT = ['imageMessage', 'videoMessage', 'ptvMessage', 'audioMessage', 'documentMessage', 'stickerMessage'] as const;
+const MEDIA_CONTENT = ['imageMessage', 'videoMessage', 'ptvMessage', 'audioMessage', 'documentMessage', 'stickerMessage'] as const;
 export type MediaContentType = (typeof MEDIA_CONTENT)[number];
 
 export function isMediaContent(type: string): type is MediaContentType {

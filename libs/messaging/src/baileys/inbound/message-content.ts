@@ -59,7 +59,7 @@ export function readContent(lib: BaileysLibrary, content: proto.IMessage | null 
 }
 
 /** The context (quote, mentions, forwarding, disappearing timer) the content carries. */
-export function contextInfoOf(content: proto.IMessage, type: string): proto.IContextInfo | undefined {
+function contextInfoOf(content: proto.IMessage, type: string): proto.IContextInfo | undefined {
   const inner = (content as Record<string, unknown>)[type];
   if (typeof inner !== 'object' || inner === null || !('contextInfo' in inner)) return undefined;
   return (inner as { contextInfo?: proto.IContextInfo | null }).contextInfo ?? undefined;

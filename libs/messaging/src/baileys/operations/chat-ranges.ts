@@ -6,7 +6,7 @@ import { chatIdentities } from '../lid-mapping';
 import { isGroupJid } from './jids';
 
 /** How far back a range looks; a chat whose last received message is older is described by this window. */
-export const RANGE_WINDOW = 50;
+const RANGE_WINDOW = 50;
 
 /** A message's key as the network addresses it: others' group messages need their sender. */
 export function keyOf(record: NetworkMessageRecord): WAMessageKey {

@@ -2,7 +2,7 @@ import type { GroupMetadata, GroupParticipant } from '@whiskeysockets/baileys';
 import type { GroupInfo, GroupMember } from '@app/contracts';
 import { isoFromSeconds, partyOf } from './jids';
 
-export function groupMemberOf(participant: GroupParticipant): GroupMember {
+function groupMemberOf(participant: GroupParticipant): GroupMember {
   const party = partyOf(participant.id, participant);
   const role = participant.admin === 'superadmin' ? 'superadmin' : participant.admin === 'admin' ? 'admin' : 'member';
   return { jid: party.jid, ...(party.lid ? { lid: party.lid } : {}), role };

@@ -7,7 +7,7 @@ import { UNSEEN, refused } from './network-errors';
  * `profilePictureUrl`), so the id is the URL's file name: it is the same for every link to one picture and changes
  * when the picture does, which is what callers compare it for.
  */
-export function pictureIdFromUrl(url: string): string {
+function pictureIdFromUrl(url: string): string {
   const path = new URL(url).pathname;
   const file = path.slice(path.lastIndexOf('/') + 1);
   return file.replace(/\.[a-z0-9]+$/i, '') || path;

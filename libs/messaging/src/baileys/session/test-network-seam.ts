@@ -8,7 +8,7 @@ import type { BaileysLibraryLoader } from './baileys-settings';
  * Noise handshake with the fake. It is not an operator setting: it is refused unless `BAILEYS_WS_URL` is a loopback
  * address, so it can never make the driver trust anything but a process on the same machine.
  */
-export const TEST_NETWORK_ROOT_KEY_VARIABLE = 'BAILEYS_TEST_NETWORK_ROOT_KEY';
+const TEST_NETWORK_ROOT_KEY_VARIABLE = 'BAILEYS_TEST_NETWORK_ROOT_KEY';
 
 const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '[::1]'];
 

@@ -36,7 +36,6 @@ export class RecordingSink implements InboundSink {
   }
 }
 
-export const SELF_PN = '15550001111@s.whatsapp.net';
 export const SELF_LID = '90000000000001@lid';
 export const INSTANCE_ID = 'ins_inbound';
 

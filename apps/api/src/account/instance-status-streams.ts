@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { CustomerScope, InstanceStatus } from '@app/contracts';
 import { InstanceRepository } from '@app/database';
-import { KeyResolver } from '../auth/key-resolver.service';
+import { KeyResolver } from '../auth/key-resolver';
 import { KEEP_ALIVE_FRAME } from '../events/event-stream-cursor';
 import { LiveStatusReader } from '../instance-state/live-status.reader';
 

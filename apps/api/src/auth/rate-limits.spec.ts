@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { AppConfig } from '@app/config';
 import { AppError } from '@app/contracts';
 import type { RedisService } from '@app/redis';
-import { RateLimits } from './rate-limits.service';
+import { RateLimits } from './rate-limits';
 
 /** The part of ioredis rate-limiter-flexible uses: its INCR-with-TTL script, counted per call. */
 class FakeRedis {

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { AppError, isPaired, type InstanceStatus, type NormalisedEvent } from '@app/contracts';
 import { InstanceLifecycleRepository, type OwnedInstance } from '@app/database';
 import { normalise, type CloseReason, type NetworkSession, type SessionHooks } from '@app/messaging';
+import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { StoreProjector } from '../store/store-projector';
 import { DriverRegistry } from './driver-registry';
 import { EventRecorder } from './event-recorder';
@@ -61,7 +62,6 @@ export class InstanceSessions {
   /** Per instance, the events waiting in its lane to be recorded together (see `recordEvent`). */
   private readonly openEventBatches = new Map<string, NormalisedEvent[]>();
   private readonly connectedListeners: ((instanceId: string) => void)[] = [];
-  private holdsShard: (shard: number) => boolean = () => false;
 
   constructor(
     private readonly instances: InstanceLifecycleRepository,
@@ -69,15 +69,11 @@ export class InstanceSessions {
     private readonly statuses: StatusStore,
     private readonly events: EventRecorder,
     private readonly store: StoreProjector,
+    private readonly lease: ShardLeaseCheck,
   ) {}
 
   count(): number {
     return this.sessions.size;
-  }
-
-  /** How a session learns whether this worker still holds its shard's lease (set by the shard coordinator). */
-  setOwnershipCheck(holds: (shard: number) => boolean): void {
-    this.holdsShard = holds;
   }
 
   /** The reconnects scheduled right now: for the worker's status endpoint, so a backoff can be watched. */
@@ -247,7 +243,7 @@ export class InstanceSessions {
         );
       },
       historySyncEnabled: () => this.instances.historySync(id),
-      holdsLease: () => this.holdsShard(managed.instance.shard),
+      holdsLease: () => this.lease.holds(managed.instance.shard),
     };
   }
 
