@@ -482,7 +482,7 @@ describe('pull mode: GET /events and GET /events/stream', () => {
         await redis.publish(channel, eventAnnouncement(instance.id, last));
         await client.waitFor((c) => c.messages.length >= 15, 5_000);
         expect(client.ids).toEqual([first, second, ...seqs, last]);
-        expect(client.messages.slice(2).map((m) => m.event.eventData.marker)).toEqual(seqs.map((_, i) => `burst ${i}`));
+        expect(client.messages.slice(2).map((m) => m.event.eventData.marker)).toEqual([...seqs.map((_, i) => `burst ${i}`), 'last']);
       } finally {
         await fast.close();
       }
