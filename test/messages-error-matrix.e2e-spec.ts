@@ -16,7 +16,8 @@ import { useInstanceWorld } from './support/world-suite';
 
 const PREFIX = '1555043';
 const TO = '447700900123';
-/** The phones the world pairs its refused and connected instances to. */
+/** The phones the world pairs its offline, refused and connected instances to. */
+const OFFLINE_PHONE = `${PREFIX}0002`;
 const REFUSED_PHONE = `${PREFIX}0003`;
 const OPS_PHONE = `${PREFIX}0004`;
 /** Well formed (`3EB0` + 18 hex digits) but never sent by anyone. */
@@ -250,7 +251,7 @@ describe('message endpoints: error matrix', () => {
       expect((await http.get('/session/status', headersOf(offline))).body).toEqual({
         isConnected: false,
         isLoggedIn: true,
-        deviceId: expect.stringMatching(/^15550002222:\d+@s\.whatsapp\.net$/),
+        deviceId: expect.stringMatching(new RegExp(`^${OFFLINE_PHONE}:\\d+@s\\.whatsapp\\.net$`)),
       });
     });
 
