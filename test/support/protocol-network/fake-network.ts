@@ -47,6 +47,8 @@ export class FakeNetworkProcess {
     readonly webSocketUrl: string,
     readonly controlUrl: string,
     readonly rootPublicKey: string,
+    /** The media server's self-signed certificate (PEM file): the worker trusts it through NODE_EXTRA_CA_CERTS. */
+    readonly mediaCertificate: string,
     private readonly errors: () => string,
   ) {}
 
@@ -63,12 +65,16 @@ export class FakeNetworkProcess {
       lines.once('line', resolve);
       child.once('exit', (code) => reject(new Error(`the fake network exited with ${code}:\n${stderr}`)));
     });
-    const info = JSON.parse(firstLine) as { webSocketUrl: string; controlUrl: string; rootPublicKey: string };
-    return new FakeNetworkProcess(child, info.webSocketUrl, info.controlUrl, info.rootPublicKey, () => stderr);
+    const info = JSON.parse(firstLine) as { webSocketUrl: string; controlUrl: string; rootPublicKey: string; mediaCertificate: string };
+    return new FakeNetworkProcess(child, info.webSocketUrl, info.controlUrl, info.rootPublicKey, info.mediaCertificate, () => stderr);
   }
 
   workerEnv(): Record<string, string> {
-    return { BAILEYS_WS_URL: this.webSocketUrl, BAILEYS_TEST_NETWORK_ROOT_KEY: this.rootPublicKey };
+    return {
+      BAILEYS_WS_URL: this.webSocketUrl,
+      BAILEYS_TEST_NETWORK_ROOT_KEY: this.rootPublicKey,
+      NODE_EXTRA_CA_CERTS: this.mediaCertificate,
+    };
   }
 
   output(): string {

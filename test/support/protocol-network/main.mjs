@@ -5,10 +5,16 @@ import { WebSocketServer } from 'ws';
 import { makeCertificateAuthority } from './noise.mjs';
 import { FakeNetwork } from './network.mjs';
 import { controlRoutes } from './control.mjs';
+import { MediaServer } from './media-server.mjs';
+import { mediaHandlers, mediaRoutes } from './media.mjs';
+import { Groups, groupHandlers, groupRoutes } from './groups.mjs';
 
 const verbose = process.env.FAKE_NETWORK_VERBOSE === '1';
 const network = new FakeNetwork(makeCertificateAuthority(), (line) => verbose && process.stderr.write(`fake-network: ${line}\n`));
-const routes = controlRoutes(network);
+const media = await new MediaServer().start();
+const groups = new Groups(network);
+network.handlers.push(mediaHandlers(media), groupHandlers(groups));
+const routes = [...controlRoutes(network), ...mediaRoutes(network, media), ...groupRoutes(network, groups)];
 
 const server = createServer(async (request, response) => {
   const url = new URL(request.url ?? '/', 'http://fake');
@@ -39,6 +45,7 @@ server.listen(Number(process.env.FAKE_NETWORK_PORT ?? 0), '127.0.0.1', () => {
       webSocketUrl: `ws://127.0.0.1:${port}/ws/chat`,
       controlUrl: `http://127.0.0.1:${port}`,
       rootPublicKey: Buffer.from(network.authority.rootPublicKey).toString('hex'),
+      mediaCertificate: media.certPath,
     })}\n`,
   );
 });

@@ -117,6 +117,8 @@ export class FakeNetwork {
     this.nextId = 1;
     /** 'pn' (the network addresses one-to-one chats by phone number) or 'lid' (by LID, the phone number alongside). */
     this.addressing = 'pn';
+    /** Protocol handlers added by other modules (media, groups): `{ iq?, receipt?, message? }(connection, node)`, true when handled. */
+    this.handlers = [];
   }
 
   contact(phone, name, lidUser) {
@@ -513,6 +515,7 @@ class Connection {
       attrs: { ...node.attrs },
       content: summariseContent(node.content),
     });
+    for (const handler of this.network.handlers) if (await handler[node.tag]?.(this, node)) return;
     if (node.tag === 'iq') return this.iq(node);
     if (node.tag === 'message') return this.message(node);
   }

@@ -34,7 +34,7 @@ function assertMediaContent(message: Record<string, unknown> | undefined) {
 }
 
 describe('Baileys media operations', () => {
-  it('downloads the file of a stored message, re-requesting expired files from the sender', async () => {
+  it('downloads the file of a stored message, its binary fields revived as the Buffers Baileys decrypts with', async () => {
     const downloadMediaMessage = jest.fn().mockResolvedValue(Buffer.from('JPEG'));
     const updateMediaMessage = jest.fn();
     const messages = [storedMessage({ id: '3A1B2C', chatJid: CHAT, sentAt: new Date(1_790_000_000_000), message: imageMessage })];
@@ -43,15 +43,15 @@ describe('Baileys media operations', () => {
       mimeType: 'image/jpeg',
       data: Buffer.from('JPEG').toString('base64'),
     });
-    const [[message, type, options, ctx]] = downloadMediaMessage.mock.calls as [
-      [{ key: unknown; message: typeof imageMessage }, string, unknown, { reuploadRequest: unknown }],
-    ];
+    expect(downloadMediaMessage.mock.calls).toHaveLength(1);
+    const [[message, ...rest]] = downloadMediaMessage.mock.calls as [[{ key: unknown; message: typeof imageMessage }, ...unknown[]]];
     expect(message.key).toEqual({ remoteJid: CHAT, fromMe: false, id: '3A1B2C' });
     // The stored JSON comes back with its binary fields as Buffers, as Baileys needs them to decrypt.
     expect(Buffer.isBuffer(message.message.imageMessage.mediaKey)).toBe(true);
     expect(message.message.imageMessage.mediaKey).toEqual(MEDIA_KEY);
-    expect([type, options]).toEqual(['buffer', {}]);
-    expect(ctx.reuploadRequest).toEqual(expect.any(Function));
+    // No re-upload context: rc14 would never use it (see "an expired file" below); the driver asks itself.
+    expect(rest).toEqual(['buffer', {}]);
+    expect(updateMediaMessage).not.toHaveBeenCalled();
   });
 
   it('answers a document with its file name', async () => {
@@ -69,26 +69,29 @@ describe('Baileys media operations', () => {
     });
   });
 
-  it('is not_found for a message never stored, one without a file, and a file gone from the media servers', async () => {
+  it('is not_found for a message never stored, one without a file, and a file gone that the phone cannot supply', async () => {
     const downloadMediaMessage = jest.fn().mockRejectedValue(boom('Failed to fetch stream', { statusCode: 410 }));
+    const updateMediaMessage = jest.fn().mockRejectedValue(boom('Media re-upload failed by device (NOT_FOUND)', { statusCode: 404 }));
     const messages = [
       storedMessage({ id: 'TEXT', chatJid: CHAT, sentAt: new Date(), message: { conversation: 'hi' } }),
       storedMessage({ id: 'IMG', chatJid: CHAT, sentAt: new Date(), message: imageMessage }),
     ];
     const context = fakeContext({
-      socket: { updateMediaMessage: jest.fn() },
+      socket: { updateMediaMessage, refreshMediaConn: jest.fn().mockResolvedValue({}) },
       lib: { downloadMediaMessage, assertMediaContent, proto },
       messages,
     });
     for (const mediaId of ['NOPE', 'TEXT', 'IMG'])
       await expect(buildOperations().perform(context, 'media.download', { mediaId })).rejects.toEqual(new AppError('not_found'));
     expect(downloadMediaMessage).toHaveBeenCalledTimes(1);
+    expect(updateMediaMessage).toHaveBeenCalledTimes(1);
   });
 
   /**
    * rc14 decodes a received message's content into a protobuf object; kept as JSON, its bytes are base64 strings.
-   * `downloadMediaMessage` (rc14 `Utils/messages.js`) asks the sender's phone for an expired file (HTTP 404/410) with
-   * `reuploadRequest(message)`, and the socket's `updateMediaMessage` derives the request's key from `mediaKey`.
+   * rc14's `downloadMediaMessage` fails with a Boom error whose `output.statusCode` is the media server's 404/410
+   * (its own re-upload branch looks for `error.status` and never runs); the driver then asks the sender's phone with
+   * the socket's `updateMediaMessage`, which derives the request's key from `mediaKey`, and downloads the new file.
    */
   describe('an expired file of a message as rc14 keeps it', () => {
     const received = asReceived({
@@ -97,27 +100,62 @@ describe('Baileys media operations', () => {
       messageTimestamp: 1_790_000_000,
     });
     const messages = [storedMessage({ id: '3A1EXPIRED', chatJid: CHAT, sentAt: new Date(1_790_000_000_000), message: received.message })];
-    /** rc14's `downloadMediaMessage`: the media server answers 410, the phone is asked, then the new URL is fetched. */
-    const downloadMediaMessage = jest.fn(
-      async (message: WAMessage, _type: string, _options: unknown, ctx: { reuploadRequest: (m: WAMessage) => Promise<WAMessage> }) => {
-        await ctx.reuploadRequest(message);
-        return Buffer.from('JPEG');
-      },
+    const REUPLOADED = '/o1/v/t62.7118-24/f1/m231/reuploaded.enc?ccb=9-4';
+    /** rc14's `downloadMediaMessage`: the media server answers 410 for the old direct path, the file at the new one. */
+    const downloadMediaMessage = jest.fn((message: WAMessage) =>
+      message.message?.imageMessage?.directPath === REUPLOADED
+        ? Promise.resolve(Buffer.from('JPEG'))
+        : Promise.reject(boom('Failed to fetch stream', { statusCode: 410 })),
     );
+    /** The phone's answer as rc14's `updateMediaMessage` applies it: the message with the new direct path. */
+    const reuploaded = (message: WAMessage): WAMessage => ({
+      ...message,
+      message: { imageMessage: { ...message.message?.imageMessage, directPath: REUPLOADED } },
+    });
+    const refreshMediaConn = jest.fn().mockResolvedValue({});
+    beforeEach(() => {
+      downloadMediaMessage.mockClear();
+      refreshMediaConn.mockClear();
+    });
 
     it('asks for the re-upload with the mediaKey bytes, not their base64 text', async () => {
       // The stored JSON really holds the key as text: what a revival without the protobuf class would hand over.
       expect(JSON.parse(messages[0].data).message.imageMessage.mediaKey).toBe(MEDIA_KEY.toString('base64'));
-      const updateMediaMessage = jest.fn((message: WAMessage) => Promise.resolve(message));
-      const context = fakeContext({ socket: { updateMediaMessage }, lib: { downloadMediaMessage, assertMediaContent, proto }, messages });
+      const updateMediaMessage = jest.fn((message: WAMessage) => Promise.resolve(reuploaded(message)));
+      const context = fakeContext({
+        socket: { updateMediaMessage, refreshMediaConn },
+        lib: { downloadMediaMessage, assertMediaContent, proto },
+        messages,
+      });
       await expect(buildOperations().perform(context, 'media.download', { mediaId: '3A1EXPIRED' })).resolves.toEqual({
         mimeType: 'image/jpeg',
         data: Buffer.from('JPEG').toString('base64'),
       });
+      // Asked once, after learning the network's media host, then the re-uploaded file is downloaded.
+      expect(updateMediaMessage).toHaveBeenCalledTimes(1);
+      expect(refreshMediaConn.mock.calls).toEqual([[false]]);
+      expect(downloadMediaMessage.mock.calls.map(([message]) => message.message?.imageMessage?.directPath)).toEqual([
+        imageMessage.imageMessage.directPath,
+        REUPLOADED,
+      ]);
       const [[asked]] = updateMediaMessage.mock.calls;
       const mediaKey = asked.message?.imageMessage?.mediaKey;
       expect(mediaKey).toBeInstanceOf(Uint8Array);
       expect(Buffer.from(mediaKey as Uint8Array)).toEqual(MEDIA_KEY);
+    });
+
+    it('asks nothing of the phone when the media server fails otherwise', async () => {
+      const failing = jest.fn().mockRejectedValue(boom('Failed to fetch stream', { statusCode: 503 }));
+      const updateMediaMessage = jest.fn();
+      const context = fakeContext({
+        socket: { updateMediaMessage, refreshMediaConn },
+        lib: { downloadMediaMessage: failing, assertMediaContent, proto },
+        messages,
+      });
+      await expect(buildOperations().perform(context, 'media.download', { mediaId: '3A1EXPIRED' })).rejects.toBeInstanceOf(AppError);
+      expect(failing).toHaveBeenCalledTimes(1);
+      expect(updateMediaMessage).not.toHaveBeenCalled();
+      expect(refreshMediaConn).not.toHaveBeenCalled();
     });
 
     it('is not_found when the phone does not answer the re-upload request in time', async () => {
@@ -125,7 +163,11 @@ describe('Baileys media operations', () => {
       try {
         // rc14 waits for the phone's `messages.media-update` without a limit; an offline phone never sends one.
         const updateMediaMessage = jest.fn(() => new Promise<WAMessage>(() => undefined));
-        const context = fakeContext({ socket: { updateMediaMessage }, lib: { downloadMediaMessage, assertMediaContent, proto }, messages });
+        const context = fakeContext({
+          socket: { updateMediaMessage, refreshMediaConn },
+          lib: { downloadMediaMessage, assertMediaContent, proto },
+          messages,
+        });
         const outcome = buildOperations()
           .perform(context, 'media.download', { mediaId: '3A1EXPIRED' })
           .then(

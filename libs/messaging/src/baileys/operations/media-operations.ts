@@ -1,11 +1,13 @@
 import type { WAMessage } from '@whiskeysockets/baileys';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError, type MediaOperations } from '@app/contracts';
-import type { BaileysLibrary } from '../baileys-library';
+import type { BaileysLibrary, BaileysSocket } from '../baileys-library';
 import { bufferJson } from '../buffer-json';
 import type { BaileysOperationHandlers } from './operation-handlers';
 
 const DEFAULT_MIME = 'application/octet-stream';
+/** What the media server answers for a file it no longer keeps (rc14's REUPLOAD_REQUIRED_STATUS). */
+const EXPIRED_STATUSES = [404, 410];
 
 /**
  * How long the sender's phone gets to upload an expired file again. Baileys' `updateMediaMessage` waits for the
@@ -13,23 +15,13 @@ const DEFAULT_MIME = 'application/octet-stream';
  */
 export const REUPLOAD_TIMEOUT_MS = 30_000;
 
-/** Baileys' logger interface (not exported from its package root). */
-type ILogger = NonNullable<Parameters<BaileysLibrary['downloadMediaMessage']>[3]>['logger'];
-
-/** Baileys logs one line when it asks the sender's phone to upload an expired file again. */
-function reuploadLogger(logger: Logger): ILogger {
-  const log = (obj: unknown, msg?: string) => logger.log(msg ?? obj);
-  const self: ILogger = { level: 'info', child: () => self, trace: () => {}, debug: () => {}, info: log, warn: log, error: log };
-  return self;
-}
-
 /**
  * Received files. The network keeps only the encrypted file and the message carries its key, so `media.id` of a
  * real-network `message` event is the id of that message and the file is fetched from the stored WAMessage.
  */
 @Injectable()
 export class BaileysMediaOperations {
-  private readonly logger = reuploadLogger(new Logger('BaileysMedia'));
+  private readonly logger = new Logger('BaileysMedia');
 
   readonly handlers: BaileysOperationHandlers<MediaOperations> = {
     'media.download': async ({ instanceId, lib, socket, messages }, { mediaId }) => {
@@ -45,13 +37,7 @@ export class BaileysMediaOperations {
         // A message without a file has nothing to download: as unknown as a message never received.
         throw new AppError('not_found');
       }
-      // An expired file (404/410 from the media server) is re-requested from the sender's phone once.
-      const bytes = await lib.downloadMediaMessage(
-        message,
-        'buffer',
-        {},
-        { logger: this.logger, reuploadRequest: (expired) => withinReuploadTime(socket.updateMediaMessage(expired)) },
-      );
+      const bytes = await downloadAskingForExpired(lib, socket, message, this.logger);
       const filename = 'fileName' in content ? content.fileName : undefined;
       return {
         mimeType: content.mimetype ?? DEFAULT_MIME,
@@ -60,6 +46,25 @@ export class BaileysMediaOperations {
       };
     },
   };
+}
+
+/**
+ * The file, and when the media server no longer has it (404/410) the file the sender's phone uploads again. rc14's
+ * `downloadMediaMessage` would ask the phone itself, but it reads the HTTP status from `error.status`, which its own
+ * Boom errors do not have (`output.statusCode`), so it never asks: the request is made here, once.
+ */
+async function downloadAskingForExpired(lib: BaileysLibrary, socket: BaileysSocket, message: WAMessage, logger: Logger): Promise<Buffer> {
+  try {
+    return await lib.downloadMediaMessage(message, 'buffer', {});
+  } catch (error) {
+    if (!EXPIRED_STATUSES.includes((error as { output?: { statusCode?: number } }).output?.statusCode ?? 0)) throw error;
+  }
+  logger.log(`asking the sender to upload the expired file of ${message.key.id} again`);
+  // The new file's URL is built on the media host the network named in media_conn, as WhatsApp Web downloads from
+  // those hosts; a socket that has not uploaded anything yet has not asked for them and would use a built-in default.
+  await socket.refreshMediaConn(false);
+  const reuploaded = await withinReuploadTime(socket.updateMediaMessage(message));
+  return lib.downloadMediaMessage(reuploaded, 'buffer', {});
 }
 
 /** The phone's re-upload, or not_found once it took too long: a file nobody can supply is as gone as a deleted one. */

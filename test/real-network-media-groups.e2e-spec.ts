@@ -1,0 +1,362 @@
+import { createHash, randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { startApi, type RunningApi } from './support/api-harness';
+import { eventLog, eventually } from './support/event-log';
+import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
+import { Http } from './support/http';
+import { headersOf, waitForStatus } from './support/instance-world';
+import { useServedOpenApi } from './support/openapi';
+import { spawnApp, type AppProcess } from './support/processes';
+import { FakeMedia } from './support/protocol-network/fake-media';
+import { FakeNetworkProcess, type ReceivedMessage } from './support/protocol-network/fake-network';
+
+const ME = '447700900300';
+const ANN_PHONE = '447700900323';
+const ANN = `${ANN_PHONE}@s.whatsapp.net`;
+const ANN_LID = '123456789012399@lid';
+const BOB_PHONE = '447700900324';
+const BOB = `${BOB_PHONE}@s.whatsapp.net`;
+const BOB_LID = '123456789012398@lid';
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('base64');
+
+/** A download through the gateway as raw bytes, whatever the content type. */
+function download(baseUrl: string, id: string, instance: CreatedInstance) {
+  return request(baseUrl)
+    .get(`/media/download?id=${encodeURIComponent(id)}`)
+    .set(headersOf(instance))
+    .buffer(true)
+    .parse((response, done) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+}
+
+/**
+ * Files and groups through the real-network driver: the unmodified Baileys library in the built worker uploads and
+ * downloads encrypted files over HTTPS at the fake network's media server, and sends to and receives from groups with
+ * sender keys, against the fake network in test/support/protocol-network.
+ */
+describe('real instances: media and groups over the WhatsApp Web protocol (fake network on loopback)', () => {
+  let network: FakeNetworkProcess;
+  let media: FakeMedia;
+  let api: RunningApi;
+  let worker: AppProcess;
+  let http: Http;
+  let customer: Customer;
+  let real: CreatedInstance;
+  let realDevice: string;
+  let sandbox: CreatedInstance;
+
+  beforeAll(async () => {
+    network = await FakeNetworkProcess.start();
+    media = new FakeMedia(network);
+    [api, worker] = await Promise.all([startApi(), spawnApp('worker', network.workerEnv())]);
+    http = new Http(api.url);
+    await useServedOpenApi(api.url);
+    customer = await createCustomer(http, 'Media Co');
+    await network.addContact(ANN_PHONE, 'Ann', ANN_LID);
+    await network.addContact(BOB_PHONE, 'Bob', BOB_LID);
+    real = await createInstance(http, customer.apiKey, { name: 'real', sandbox: false });
+    const qr = await http.get('/session/qr/text', headersOf(real));
+    expect(qr.status).toBe(200);
+    realDevice = (await network.scan((qr.body as { code: string }).code, ME)).deviceJid;
+    sandbox = await createInstance(http, customer.apiKey, { name: 'sandbox twin', sandbox: true });
+    expect((await http.post('/sandbox/pair', { phone: ME }, headersOf(sandbox))).status).toBe(200);
+    for (const [phone, pushName, lid] of [
+      [ANN_PHONE, 'Ann', ANN_LID],
+      [BOB_PHONE, 'Bob', BOB_LID],
+    ]) {
+      expect((await http.post('/sandbox/contacts', { id: `+${phone}`, pushName, lid }, headersOf(sandbox))).status).toBe(201);
+    }
+    await Promise.all([real, sandbox].map((instance) => waitForStatus(http, instance, (status) => status.isConnected)));
+  });
+
+  afterAll(async () => {
+    await Promise.all([api?.close(), worker?.stop()]);
+    await network?.stop();
+  });
+
+  /** The `message` event an instance logged for message `id`. */
+  async function messageEvent(instance: CreatedInstance, id: string): Promise<Record<string, unknown>> {
+    const log = await eventually(
+      () => eventLog(instance.id),
+      (events) => events.some((event) => event.eventType === 'message' && event.data.id === id),
+    );
+    return log.find((event) => event.eventType === 'message' && event.data.id === id)!.data;
+  }
+
+  /** Sends on the real instance; resolves with the id and what Ann's phone decrypted for it. */
+  async function sendToAnn(path: string, body: object): Promise<{ id: string; received: ReceivedMessage }> {
+    const response = await http.post(path, { to: ANN_PHONE, ...body }, headersOf(real));
+    expect(response.status).toBe(201);
+    const { id } = response.body as { id: string };
+    const inbox = await eventually(
+      () => network.inbox(ANN_PHONE),
+      (entries) => entries.some((entry) => entry.id === id),
+      30_000,
+    );
+    return { id, received: inbox.find((entry) => entry.id === id)! };
+  }
+
+  describe('media', () => {
+    it.each([
+      [
+        'image',
+        '/messages/image',
+        { mimeType: 'image/png', caption: 'the plan' },
+        'imageMessage',
+        { mimetype: 'image/png', caption: 'the plan' },
+      ],
+      [
+        'document',
+        '/messages/document',
+        { mimeType: 'application/pdf', filename: 'plan.pdf', caption: 'signed' },
+        'documentMessage',
+        { mimetype: 'application/pdf', fileName: 'plan.pdf', caption: 'signed' },
+      ],
+      ['audio', '/messages/audio', { mimeType: 'audio/ogg; codecs=opus' }, 'audioMessage', { mimetype: 'audio/ogg; codecs=opus' }],
+    ])(
+      'sends %s: uploaded encrypted over HTTPS, the contact decrypts the message and the file to the exact bytes',
+      async (_kind, path, body, field, fields) => {
+        const bytes = randomBytes(5_000 + Math.floor(Math.random() * 100));
+        const uploadsBefore = (await media.uploads()).length;
+        const { id, received } = await sendToAnn(path, { ...body, data: bytes.toString('base64') });
+        expect(received.error).toBeUndefined();
+        const content = (received.message as Record<string, Record<string, unknown>>)[field];
+        expect(content).toMatchObject({
+          ...fields,
+          url: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+\/v\/t62\.7118-24\/[0-9a-f]+\.enc\?ccb=11-4&oh=[0-9a-f]+$/),
+          directPath: expect.stringMatching(/^\/v\/t62\.7118-24\//),
+          mediaKey: expect.any(String),
+          fileSha256: sha256(bytes),
+          fileEncSha256: expect.any(String),
+          fileLength: String(bytes.length),
+        });
+        expect(Buffer.from(content.mediaKey as string, 'base64')).toHaveLength(32);
+
+        // One upload, to the path of its media type, named by the SHA-256 of the encrypted file (URL-safe base64).
+        const uploads = (await media.uploads()).slice(uploadsBefore);
+        const token = (content.fileEncSha256 as string).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+        expect(uploads).toEqual([
+          {
+            path: `/mms/${field.replace('Message', '')}/${token}`,
+            directPath: content.directPath,
+            length: expect.any(Number),
+          },
+        ]);
+
+        const file = await media.received(ANN_PHONE, id);
+        expect(file).toEqual({
+          field,
+          urlHost: new URL(content.url as string).host,
+          encryptedMatches: true,
+          plainMatches: true,
+          data: bytes.toString('base64'),
+        });
+      },
+    );
+
+    it("receives the contact's image as the sandbox's media message, and /media/download answers the exact bytes", async () => {
+      const bytes = randomBytes(3_000);
+      const sandboxSent = await http.post(
+        '/sandbox/inbound',
+        {
+          from: ANN_PHONE,
+          type: 'media',
+          pushName: 'Ann',
+          media: { mediaType: 'image', mimeType: 'image/png', caption: 'look', data: bytes.toString('base64') },
+        },
+        headersOf(sandbox),
+      );
+      expect(sandboxSent.status).toBe(201);
+      const { id } = await media.send(ANN_PHONE, realDevice, { mediaType: 'image', mimetype: 'image/png', caption: 'look', data: bytes });
+
+      const [sandboxEvent, realEvent] = [
+        await messageEvent(sandbox, (sandboxSent.body as { id: string }).id),
+        await messageEvent(real, id),
+      ];
+      const withoutIds = ({ id: _id, time: _time, media: file, ...rest }: Record<string, unknown>) => {
+        const { id: _mediaId, ...described } = file as Record<string, unknown>;
+        return { ...rest, media: described };
+      };
+      expect(withoutIds(realEvent)).toEqual(withoutIds(sandboxEvent));
+      expect(realEvent).toEqual({
+        id,
+        time: expect.any(String),
+        chatId: ANN,
+        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+        isGroup: false,
+        isStatus: false,
+        type: 'media',
+        media: { mediaType: 'image', mimeType: 'image/png', id, fileLength: bytes.length, caption: 'look' },
+      });
+
+      const response = await download(api.url, id, real);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toBe('image/png');
+      expect(response.headers['content-length']).toBe(String(bytes.length));
+      expect(Buffer.compare(response.body as Buffer, bytes)).toBe(0);
+    });
+
+    it("an expired file is asked of the sender's phone with the message's media key, re-uploaded and downloaded", async () => {
+      const bytes = randomBytes(2_000);
+      const { id } = await media.send(ANN_PHONE, realDevice, {
+        mediaType: 'document',
+        mimetype: 'application/pdf',
+        fileName: 'old.pdf',
+        data: bytes,
+      });
+      await messageEvent(real, id);
+      await media.expire(id);
+      // A fresh socket (after a reconnect) that has uploaded nothing, so it has not asked the network for its media hosts.
+      const before = await network.device(realDevice);
+      await network.disconnect(realDevice, 428);
+      await eventually(
+        () => network.device(realDevice),
+        (device) => device.connected && device.logins > before.logins,
+        30_000,
+      );
+      await waitForStatus(http, real, (status) => status.isConnected);
+
+      const response = await download(api.url, id, real);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toBe('application/pdf');
+      expect(Buffer.compare(response.body as Buffer, bytes)).toBe(0);
+      // The phone could decrypt the request only with the key derived from the mediaKey bytes.
+      expect((await media.retries()).filter((retry) => retry.id === id)).toEqual([
+        { id, understood: true, result: 'SUCCESS', directPath: expect.stringMatching(/^\/v\/t62\.7118-24\//) },
+      ]);
+    });
+  });
+
+  describe('in LID addressing mode (one-to-one chats by @lid, the phone number alongside)', () => {
+    beforeAll(() => network.addressing('lid'));
+    afterAll(() => network.addressing('pn'));
+
+    it("the contact's document is the same media event as by phone number, and downloads to its bytes", async () => {
+      const bytes = randomBytes(1_500);
+      const { id } = await media.send(ANN_PHONE, realDevice, {
+        mediaType: 'document',
+        mimetype: 'application/pdf',
+        fileName: 'by-lid.pdf',
+        data: bytes,
+      });
+      expect(await messageEvent(real, id)).toEqual({
+        id,
+        time: expect.any(String),
+        chatId: ANN,
+        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+        isGroup: false,
+        isStatus: false,
+        type: 'media',
+        media: { mediaType: 'document', mimeType: 'application/pdf', id, fileLength: bytes.length, filename: 'by-lid.pdf' },
+      });
+      const response = await download(api.url, id, real);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-disposition']).toBe(`attachment; filename="by-lid.pdf"; filename*=UTF-8''by-lid.pdf`);
+      expect(Buffer.compare(response.body as Buffer, bytes)).toBe(0);
+    });
+  });
+
+  describe('groups', () => {
+    let groupId: string;
+
+    beforeAll(async () => {
+      const created = await http.post('/groups', { name: 'Crew', participants: [ANN_PHONE, BOB_PHONE] }, headersOf(real));
+      expect(created.status).toBe(201);
+      groupId = (created.body as { groupId: string }).groupId;
+    });
+
+    it('creates the group on the network with the contacts as members, and reads it back from there', async () => {
+      expect(groupId).toMatch(/^120363\d+@g\.us$/);
+      const [onNetwork] = (
+        await network.call<{ id: string; subject: string; participants: { jid: string; admin?: string }[] }[]>('GET', '/groups')
+      ).filter((group) => group.id === groupId);
+      expect(onNetwork).toMatchObject({
+        subject: 'Crew',
+        participants: [{ jid: `${ME}@s.whatsapp.net`, admin: 'superadmin' }, { jid: ANN }, { jid: BOB }],
+      });
+      const read = await http.get(`/groups/${groupId}`, headersOf(real));
+      expect(read.status).toBe(200);
+      expect(read.body).toMatchObject({
+        groupId,
+        name: 'Crew',
+        participants: expect.arrayContaining([
+          expect.objectContaining({ id: `${ME}@s.whatsapp.net` }),
+          expect.objectContaining({ id: ANN }),
+          expect.objectContaining({ id: BOB }),
+        ]),
+      });
+      expect((read.body as { participants: unknown[] }).participants).toHaveLength(3);
+    });
+
+    it("sends text to the group: the sender key reaches every member's phone pairwise, and each decrypts the one skmsg", async () => {
+      const response = await http.post('/messages/text', { to: groupId, message: 'Hello crew' }, headersOf(real));
+      expect(response.status).toBe(201);
+      const { id } = response.body as { id: string };
+      const copyOf = async (inbox: () => Promise<ReceivedMessage[]>) =>
+        (await eventually(inbox, (entries) => entries.some((entry) => entry.id === id), 30_000)).filter((entry) => entry.id === id);
+      for (const [member, inbox] of [
+        [ANN, () => network.inbox(ANN_PHONE)],
+        [BOB, () => network.inbox(BOB_PHONE)],
+        [`${ME}@s.whatsapp.net`, () => network.phoneInbox(ME)],
+      ] as const) {
+        const copies = await copyOf(inbox);
+        expect(copies).toHaveLength(1);
+        expect(copies[0]).toMatchObject({
+          id,
+          to: groupId,
+          recipient: member,
+          from: realDevice,
+          encType: 'skmsg',
+          distribution: { recipient: member, encType: 'pkmsg', groupId },
+        });
+        expect(copies[0].error).toBeUndefined();
+        expect(copies[0].message).toMatchObject({ extendedTextMessage: { text: 'Hello crew' } });
+      }
+    });
+
+    it("a member's message (with its own sender key) is the same message event the sandbox produces for a group", async () => {
+      const sandboxGroup = await http.post(
+        '/sandbox/groups',
+        { name: 'Crew', participants: [ANN_PHONE, BOB_PHONE], admins: [], selfIsAdmin: true },
+        headersOf(sandbox),
+      );
+      expect(sandboxGroup.status).toBe(201);
+      const sandboxGroupId = (sandboxGroup.body as { id: string }).id;
+      const sandboxSent = await http.post(
+        '/sandbox/inbound',
+        { from: ANN_PHONE, chatId: sandboxGroupId, type: 'text', text: 'Hi all', pushName: 'Ann' },
+        headersOf(sandbox),
+      );
+      expect(sandboxSent.status).toBe(201);
+      const { id } = await network.call<{ id: string }>('POST', '/groups/send', {
+        from: ANN_PHONE,
+        to: realDevice,
+        group: groupId,
+        message: { conversation: 'Hi all' },
+      });
+      const [sandboxEvent, realEvent] = [
+        await messageEvent(sandbox, (sandboxSent.body as { id: string }).id),
+        await messageEvent(real, id),
+      ];
+      const comparable = ({ id: _id, time: _time, chatId, ...rest }: Record<string, unknown>) => ({
+        ...rest,
+        chatId: chatId === groupId || chatId === sandboxGroupId ? '<group>' : chatId,
+      });
+      expect(comparable(realEvent)).toEqual(comparable(sandboxEvent));
+      expect(realEvent).toEqual({
+        id,
+        time: expect.any(String),
+        chatId: groupId,
+        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+        isGroup: true,
+        isStatus: false,
+        type: 'text',
+        text: 'Hi all',
+      });
+    });
+  });
+});
