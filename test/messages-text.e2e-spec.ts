@@ -33,9 +33,12 @@ describe('POST /messages/text', () => {
       content: Record<string, unknown>;
     }[];
 
-  /** A new connected instance of the world's customer, so each test reads an outbox of its own. */
+  /** A new connected instance of the world's customer, so each test reads an outbox of its own, with its phone. */
   let paired = 0;
-  const connectedInstance = () => pairedInstance(http, world.customer, `${PREFIX}${String((paired += 1) + 100).padStart(4, '0')}`);
+  const connectedInstance = async (): Promise<CreatedInstance & { phone: string }> => {
+    const phone = `${PREFIX}${String((paired += 1) + 100).padStart(4, '0')}`;
+    return { ...(await pairedInstance(http, world.customer, phone)), phone };
+  };
 
   it('accepts a text, delivers it to the network and reports the outcome as events', async () => {
     const instance = await connectedInstance();
@@ -73,7 +76,7 @@ describe('POST /messages/text', () => {
           id,
           time: expect.any(String),
           chatId: '447700900123@s.whatsapp.net',
-          sender: { id: '15550002222@s.whatsapp.net', phone: '15550002222', isMe: true },
+          sender: { id: `${instance.phone}@s.whatsapp.net`, phone: instance.phone, isMe: true },
           isGroup: false,
           isStatus: false,
           type: 'text',
