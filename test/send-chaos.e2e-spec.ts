@@ -33,6 +33,7 @@ describe('send durability under failure', () => {
   let db: Client;
   let prefix: string;
 
+  // Not the shared world: the test kills and replaces the worker and wipes Redis, so it owns its processes and queue prefix.
   beforeAll(async () => {
     prefix = subPrefix('chaos');
     api = await startApi({ queuePrefix: prefix, shardLeaseMs: 3_000 });

@@ -15,6 +15,7 @@ interface DeliveryReport {
   attempts: { outcome: string }[];
 }
 
+// Not the shared world: each schedule needs its own worker settings and a queue prefix no other suite's deliveries share.
 /** One API and one worker sharing a private queue prefix, with the given worker settings. */
 async function gateway(workerEnv: Record<string, string>): Promise<{ api: RunningApi; worker: AppProcess }> {
   const prefix = subPrefix('recovery');
