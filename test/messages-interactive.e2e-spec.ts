@@ -160,7 +160,11 @@ describe('interactive messages and message operations', () => {
       'validation error: sections[0].rows[1].id duplicates "r0"',
     );
     expectErrorBody(
-      await http.post('/messages/list', { ...list, sections: [{ rows: rows(1) }, { title: 'Evening', rows: rows(1) }] }, headers()),
+      await http.post(
+        '/messages/list',
+        { ...list, sections: [{ rows: rows(1) }, { title: 'Evening', rows: [{ id: 'e6', title: '18:00' }] }] },
+        headers(),
+      ),
       400,
       'validation error: sections[0].title is required when there is more than one section',
     );
