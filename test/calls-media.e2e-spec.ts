@@ -1,12 +1,12 @@
 import request from 'supertest';
 import { placeholderMediaBytes } from '@app/messaging';
-import { startApi, type RunningApi } from './support/api-harness';
+import type { RunningApi } from './support/api-harness';
 import { describeErrorMatrix, type MatrixEndpoint } from './support/endpoint-matrix';
 import { eventLog, eventually, type LoggedEvent } from './support/event-log';
-import { Http, type Headers } from './support/http';
-import { createInstanceWorld, headersOf, type InstanceWorld } from './support/instance-world';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import type { Headers, Http } from './support/http';
+import { headersOf, type InstanceWorld } from './support/instance-world';
+import { expectErrorBody } from './support/openapi';
+import { useInstanceWorld } from './support/world-suite';
 
 const CALLER = '447700903701';
 const CALLER_JID = `${CALLER}@s.whatsapp.net`;
@@ -57,22 +57,14 @@ async function download(baseUrl: string, id: string, headers: Headers) {
 
 describe('calls and media', () => {
   let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
   let world: InstanceWorld;
+  useInstanceWorld('1555936', (suite) => ({ api, http, world } = suite));
 
   beforeAll(async () => {
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    world = await createInstanceWorld(http, '1555936');
     expect(
       (await http.post('/sandbox/contacts', { id: CALLER, fullName: 'Cal', lid: CALLER_LID }, headersOf(world.connected))).status,
     ).toBe(201);
-  });
-
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
   });
 
   describeErrorMatrix('calls and media', ENDPOINTS, () => world);

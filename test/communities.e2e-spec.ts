@@ -1,10 +1,9 @@
-import { startApi, type RunningApi } from './support/api-harness';
 import { describeErrorMatrix, type MatrixEndpoint } from './support/endpoint-matrix';
 import { eventLog, eventually, type LoggedEvent } from './support/event-log';
-import { Http } from './support/http';
-import { createInstanceWorld, headersOf, type InstanceWorld } from './support/instance-world';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import type { Http } from './support/http';
+import { headersOf, type InstanceWorld } from './support/instance-world';
+import { expectErrorBody } from './support/openapi';
+import { useInstanceWorld } from './support/world-suite';
 
 const PHONE = { ann: '15550359101', bob: '15550359102', cat: '15550359103', dan: '15550359104', eve: '15550359105' };
 const jid = (phone: string) => `${phone}@s.whatsapp.net`;
@@ -198,22 +197,12 @@ const ENDPOINTS: MatrixEndpoint[] = [
 ];
 
 describe('communities', () => {
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
   let world: InstanceWorld;
   let SELF: string;
-
-  beforeAll(async () => {
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    world = await createInstanceWorld(http, '1555035');
+  useInstanceWorld('1555035', (suite) => {
+    ({ http, world } = suite);
     SELF = world.self(world.connected);
-  });
-
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
   });
 
   const headers = () => headersOf(world.connected);

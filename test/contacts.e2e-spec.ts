@@ -171,14 +171,21 @@ describe('contacts', () => {
   });
 
   describe('the blocklist', () => {
+    /**
+     * Whether a message from Ann reaches the instance. Bob writes right after her: an instance's network events are
+     * recorded in the order they happened, so once his message is logged, hers is too if it ever will be.
+     */
     async function inboundReaches(text: string): Promise<boolean> {
-      const sent = await http.post('/sandbox/inbound', { from: ANN, type: 'text', text }, headers());
-      expect(sent.status).toBe(201);
-      const id = (sent.body as { id: string }).id;
+      const send = async (from: string, body: string) => {
+        const sent = await http.post('/sandbox/inbound', { from, type: 'text', text: body }, headers());
+        expect(sent.status).toBe(201);
+        return (sent.body as { id: string }).id;
+      };
+      const id = await send(ANN, text);
+      const barrier = await send(BOB, `after ${text}`);
       const events = await eventually(
         () => eventsOf('message'),
-        (all) => all.some((event) => event.data.id === id),
-        1500,
+        (all) => all.some((event) => event.data.id === barrier),
       );
       return events.some((event) => event.data.id === id);
     }

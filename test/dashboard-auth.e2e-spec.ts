@@ -16,6 +16,7 @@ import {
   tokenOf,
 } from './support/dashboard';
 import { subPrefix, testConfig, testEnv } from './support/environment';
+import { eventually } from './support/event-log';
 import { adminHeaders, createInstance } from './support/fixtures';
 import { Http } from './support/http';
 import { expectErrorBody, useServedOpenApi } from './support/openapi';
@@ -508,7 +509,12 @@ describe('passwords stay secret', () => {
       );
       expect(responses.map((response) => response.status)).toEqual([400, 400, 200, 401, 200, 400]);
       for (const response of responses) expect(JSON.stringify({ headers: response.headers, body: response.body })).not.toContain(password);
-      await sleep(200);
+      // The barrier: the log line of a later request. Lines are written in order, so every earlier one is there too.
+      await http.get('/auth/session');
+      await eventually(
+        () => Promise.resolve(app.output()),
+        (output) => output.includes('/auth/session'),
+      );
       expect(app.output()).toContain('/auth/sign-in');
       expect(app.output()).not.toContain(password);
       await database.connect();

@@ -19,7 +19,6 @@ interface EventPage {
 }
 
 const EVENT_ID = /^evt_\d+_[0-9a-f]{16}$/;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('pull mode: GET /events and GET /events/stream', () => {
   let api: RunningApi;
@@ -318,13 +317,12 @@ describe('pull mode: GET /events and GET /events/stream', () => {
 
       const resumed = await stream(api, instance, '', { 'Last-Event-ID': String(live.ids.at(-1)) });
       await resumed.waitFor((c) => c.messages.length >= 4);
-      // Longer than a poll interval: nothing is sent twice.
-      await sleep(2_500);
       expect(resumed.ids).toEqual([4, 5, 6, 7]);
       expect(resumed.messages.map((m) => m.event)).toEqual(missed.items.map((item) => item.event));
 
+      // Polls and wake-ups read on from one cursor: the read a later event wakes sends nothing twice.
       await inbound(instance, 'five');
-      await resumed.waitFor((c) => c.messages.length === 5);
+      await resumed.waitFor((c) => c.messages.length >= 5);
       expect(resumed.ids).toEqual([4, 5, 6, 7, 8]);
       expect(resumed.messages[4].event.eventData.text).toBe('five');
       const union = [...live.messages, ...resumed.messages].map((m) => m.event.eventId);
@@ -393,11 +391,19 @@ describe('pull mode: GET /events and GET /events/stream', () => {
       // A wake-up names an instance; only that instance's log is ever read.
       await redis.publish(eventsChannel(testEnv().QUEUE_PREFIX), eventAnnouncement(mine.id, strangerSeq));
       await inbound(mine, 'mine');
-      await client.waitFor((c) => c.messages.length === 1);
-      await siblingClient.waitFor((c) => c.messages.length === 1);
-      await sleep(2_500);
-      expect(client.messages.map((m) => [m.id, m.event.instanceId, m.event.eventData.text])).toEqual([[2, mine.id, 'mine']]);
-      expect(siblingClient.messages.map((m) => [m.id, m.event.instanceId, m.event.eventData.text])).toEqual([[2, sibling.id, 'sibling']]);
+      // The barrier: a later event of each instance. Announcements are read in the order they were published, so
+      // once these have arrived, the misleading one before them has been handled.
+      await Promise.all([inbound(mine, 'mine later'), inbound(sibling, 'sibling later')]);
+      await client.waitFor((c) => c.messages.length >= 2);
+      await siblingClient.waitFor((c) => c.messages.length >= 2);
+      expect(client.messages.map((m) => [m.id, m.event.instanceId, m.event.eventData.text])).toEqual([
+        [2, mine.id, 'mine'],
+        [3, mine.id, 'mine later'],
+      ]);
+      expect(siblingClient.messages.map((m) => [m.id, m.event.instanceId, m.event.eventData.text])).toEqual([
+        [2, sibling.id, 'sibling'],
+        [3, sibling.id, 'sibling later'],
+      ]);
     });
 
     it('falls back to reading the log on a timer when no announcement comes', async () => {
@@ -470,10 +476,13 @@ describe('pull mode: GET /events and GET /events/stream', () => {
           redis.publish(channel, eventAnnouncement('ins_nobody', 5)),
           ...shuffled.map((seq) => redis.publish(channel, eventAnnouncement(instance.id, seq))),
         ]);
-        await client.waitFor((c) => c.messages.length === 14, 5_000);
-        await sleep(500);
-        expect(client.ids).toEqual([first, second, ...seqs]);
-        expect(client.messages.slice(2).map((m) => m.event.eventData.marker)).toEqual(seqs.map((_, i) => `burst ${i}`));
+        await client.waitFor((c) => c.messages.length >= 14, 5_000);
+        // The barrier: one more event, announced after all of those; by the time it arrives they have all been handled.
+        const last = await appendQuietly(fast, instance, 'last');
+        await redis.publish(channel, eventAnnouncement(instance.id, last));
+        await client.waitFor((c) => c.messages.length >= 15, 5_000);
+        expect(client.ids).toEqual([first, second, ...seqs, last]);
+        expect(client.messages.slice(2).map((m) => m.event.eventData.marker)).toEqual([...seqs.map((_, i) => `burst ${i}`), 'last']);
       } finally {
         await fast.close();
       }

@@ -8,6 +8,7 @@ describe('key rotation across API replicas', () => {
   let first: AppProcess;
   let second: AppProcess;
 
+  // Not the shared world: two API processes (replicas) with a long key-cache TTL are the subject of the test.
   beforeAll(async () => {
     // A long cache TTL proves that invalidation, not expiry, is what stops the old key.
     [first, second] = await Promise.all([spawnApp('api', { KEY_CACHE_TTL_MS: '600000' }), spawnApp('api', { KEY_CACHE_TTL_MS: '600000' })]);

@@ -1,39 +1,39 @@
-import { startApi, type RunningApi } from './support/api-harness';
+import { Client } from 'pg';
+import { testEnv } from './support/environment';
 import { eventLog, eventually } from './support/event-log';
-import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
-import { Http } from './support/http';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import type { Http } from './support/http';
+import { headersOf, type InstanceWorld } from './support/instance-world';
+import { expectErrorBody } from './support/openapi';
+import { useInstanceWorld } from './support/world-suite';
 
 type OutboxEntry = { id: string; to: string; type: string; content: Record<string, unknown> };
+type InboxEntry = { id: string; from: string; chatId: string; type: string; content: Record<string, unknown> };
 
 describe('interactive messages and message operations', () => {
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
-  let customer: Customer;
-  let instance: CreatedInstance;
-  const headers = () => ({ 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id });
-  const outbox = async () => (await http.get('/sandbox/outbox', headers())).body as OutboxEntry[];
-  const delivered = (id: string) => eventually(outbox, (entries) => entries.some((entry) => entry.id === id));
-  const entry = async (id: string) => (await outbox()).find((candidate) => candidate.id === id);
+  let world: InstanceWorld;
+  let db: Client;
+  useInstanceWorld('1555041', (suite) => ({ http, world } = suite));
 
   beforeAll(async () => {
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    customer = await createCustomer(http, 'Interactive Co');
-    instance = await createInstance(http, customer.apiKey);
-    await http.post('/sandbox/pair', { phone: '15550003333' }, headers());
-    await eventually(
-      async () => (await http.get('/session/status', headers())).body as { isConnected: boolean },
-      (s) => s.isConnected,
-    );
+    db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await db.connect();
   });
 
   afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
+    await db?.end();
   });
+
+  const headers = () => headersOf(world.connected);
+  const self = () => world.self(world.connected);
+  const outbox = async () => (await http.get('/sandbox/outbox', headers())).body as OutboxEntry[];
+  const inbox = async () => (await http.get('/sandbox/inbox', headers())).body as InboxEntry[];
+  const delivered = (id: string) => eventually(outbox, (entries) => entries.some((entry) => entry.id === id));
+  const entry = async (id: string) => (await outbox()).find((candidate) => candidate.id === id);
+  /** The delivery status the network keeps for a message (a read receipt shows only here). */
+  const networkStatus = async (id: string) =>
+    (await db.query<{ status: string }>('SELECT status FROM sandbox_messages WHERE instance_id = $1 AND id = $2', [world.connected.id, id]))
+      .rows[0]?.status;
 
   const buttons = {
     to: '447700900123',
@@ -80,7 +80,7 @@ describe('interactive messages and message operations', () => {
       `validation error: buttonId Track is not a reply button of message ${id}`,
     );
     const taps = await eventually(
-      () => eventLog(instance.id),
+      () => eventLog(world.connected.id),
       (events) => events.filter((event) => event.eventType === 'message' && event.data.type === 'button_reply').length === 2,
     );
     const replies = taps.filter((event) => event.eventType === 'message' && event.data.type === 'button_reply');
@@ -109,7 +109,7 @@ describe('interactive messages and message operations', () => {
     await http.post('/sandbox/inbound', { from: '447700900123', type: 'list_reply', replyTo: id, rowId: 'e6' }, headers());
     await http.post('/sandbox/inbound', { from: '447700900123', type: 'list_reply', replyTo: id, rowId: 'm9' }, headers());
     const log = await eventually(
-      () => eventLog(instance.id),
+      () => eventLog(world.connected.id),
       (events) => events.filter((event) => event.data.type === 'list_reply').length === 2,
     );
     expect(
@@ -147,12 +147,32 @@ describe('interactive messages and message operations', () => {
       400,
       /^validation error: buttons\[1\]\.id .*"yes"/,
     );
+    const list = { to: '447700900123', text: 'Pick a slot', buttonText: 'Slots' };
+    const rows = (count: number) => Array.from({ length: count }, (_, index) => ({ id: `r${index}`, title: `Row ${index}` }));
+    expectErrorBody(
+      await http.post('/messages/list', { ...list, sections: [{ rows: rows(11) }] }, headers()),
+      400,
+      'validation error: sections must have at most 10 rows in total',
+    );
+    expectErrorBody(
+      await http.post('/messages/list', { ...list, sections: [{ rows: [...rows(1), ...rows(1)] }] }, headers()),
+      400,
+      'validation error: sections[0].rows[1].id duplicates "r0"',
+    );
+    expectErrorBody(
+      await http.post(
+        '/messages/list',
+        { ...list, sections: [{ rows: rows(1) }, { title: 'Evening', rows: [{ id: 'e6', title: '18:00' }] }] },
+        headers(),
+      ),
+      400,
+      'validation error: sections[0].title is required when there is more than one section',
+    );
     expect((await outbox()).length).toBe(before);
   });
 
   it('answers buttons and lists on an unpaired instance with 409 device not paired', async () => {
-    const unpaired = await createInstance(http, customer.apiKey);
-    const unpairedHeaders = { 'X-Api-Key': unpaired.apiKey, 'X-Instance-Id': unpaired.id };
+    const unpairedHeaders = headersOf(world.unpaired);
     expectErrorBody(await http.post('/messages/buttons', buttons, unpairedHeaders), 409, 'device not paired');
     expectErrorBody(
       await http.post(
@@ -184,14 +204,14 @@ describe('interactive messages and message operations', () => {
       () => entry(id),
       (message) => Boolean(message?.content.reactions),
     );
-    expect((await entry(id))?.content.reactions).toEqual({ '15550003333@s.whatsapp.net': '👍' });
+    expect((await entry(id))?.content.reactions).toEqual({ [self()]: '👍' });
     expect((await http.post(`/messages/${id}/reaction`, { to: '447700900123', reaction: '' }, headers())).status).toBe(200);
     await eventually(
       () => entry(id),
       (message) => JSON.stringify(message?.content.reactions) === '{}',
     );
 
-    const deleted = await http.post(`/messages/${id}/delete`, { chatId: '447700900123', senderId: '15550003333' }, headers());
+    const deleted = await http.post(`/messages/${id}/delete`, { chatId: '447700900123', senderId: self().split('@')[0] }, headers());
     expect(deleted.status).toBe(204);
     await eventually(
       () => entry(id),
@@ -204,7 +224,7 @@ describe('interactive messages and message operations', () => {
     const inbound = await http.post('/sandbox/inbound', { from: '447700900123', type: 'text', text: 'theirs' }, headers());
     const theirs = (inbound.body as { id: string }).id;
     await eventually(
-      () => eventLog(instance.id),
+      () => eventLog(world.connected.id),
       (events) => events.some((event) => event.eventType === 'message' && event.data.id === theirs),
     );
     expectErrorBody(
@@ -271,9 +291,20 @@ describe('interactive messages and message operations', () => {
     );
     // Only this instance's view changed: the message is not deleted for the recipient.
     expect((await entry(mine))?.content).toEqual({ text: 'hide me', deletedForMe: true });
+    // An instance's operations reach the network in the order they were accepted, so the read, star and pin of the
+    // received message were carried out before the delete-for-me that came after them.
+    expect((await inbox()).find((message) => message.id === theirs)).toEqual({
+      id: theirs,
+      from: '447700900124@s.whatsapp.net',
+      chatId: '447700900124@s.whatsapp.net',
+      type: 'text',
+      content: { text: 'read me', starred: true, pinned: { by: self(), seconds: 86_400 } },
+      receivedAt: expect.any(String),
+    });
+    expect(await networkStatus(theirs)).toBe('read');
 
     const log = await eventually(
-      () => eventLog(instance.id),
+      () => eventLog(world.connected.id),
       (events) =>
         events.filter((event) => event.eventType === 'message_status' && event.data.status === 'sent').length >= 1 &&
         events.some((e) => e.data.id === mine),
@@ -294,7 +325,7 @@ describe('interactive messages and message operations', () => {
     );
     expect(response.status).toBe(204);
     const log = await eventually(
-      () => eventLog(instance.id),
+      () => eventLog(world.connected.id),
       (events) => events.some((event) => event.eventType === 'message_status' && event.data.status === 'failed'),
     );
     expect(log.find((event) => event.eventType === 'message_status' && event.data.status === 'failed')?.data).toEqual({

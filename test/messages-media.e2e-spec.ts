@@ -2,26 +2,33 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from 'pg';
-import { startApi, type RunningApi } from './support/api-harness';
 import { testEnv } from './support/environment';
 import { eventLog, eventually } from './support/event-log';
-import { createCustomer, createInstance, type CreatedInstance } from './support/fixtures';
-import { Http } from './support/http';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import type { CreatedInstance } from './support/fixtures';
+import type { Http } from './support/http';
+import { headersOf } from './support/instance-world';
+import { expectErrorBody } from './support/openapi';
+import { LOOPBACK_MEDIA, useInstanceWorld } from './support/world-suite';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const PDF = Buffer.from('%PDF-1.4\n% a tiny document\n');
 
 describe('media sends', () => {
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
   let instance: CreatedInstance;
+  useInstanceWorld(
+    '1555044',
+    (suite) =>
+      ({
+        http,
+        world: { connected: instance },
+      } = suite),
+    LOOPBACK_MEDIA,
+  );
   let files: Server;
   let filesUrl: string;
   let db: Client;
-  const headers = () => ({ 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id });
+  const headers = () => headersOf(instance);
   const outbox = async () =>
     (await http.get('/sandbox/outbox', headers())).body as { id: string; type: string; content: Record<string, unknown> }[];
 
@@ -36,27 +43,13 @@ describe('media sends', () => {
     });
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-    // Tests serve media from loopback, which production refuses; this is the operator's allow-list.
-    [api, worker] = await Promise.all([
-      startApi({ webhookAllowedHosts: ['127.0.0.1'] }),
-      spawnApp('worker', { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }),
-    ]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    const customer = await createCustomer(http, 'Media Co');
-    instance = await createInstance(http, customer.apiKey);
-    await http.post('/sandbox/pair', {}, headers());
-    await eventually(
-      async () => (await http.get('/session/status', headers())).body as { isConnected: boolean },
-      (s) => s.isConnected,
-    );
     db = new Client({ connectionString: testEnv().DATABASE_URL });
     await db.connect();
   });
 
   afterAll(async () => {
     await db?.end();
-    await Promise.all([api?.close(), worker?.stop(), new Promise((resolve) => files?.close(resolve))]);
+    await new Promise((resolve) => files?.close(resolve));
   });
 
   it('sends inline base64 media and keeps the bytes only until the network has them', async () => {

@@ -1,36 +1,30 @@
 import { Client } from 'pg';
-import { startApi, type RunningApi } from './support/api-harness';
 import { testEnv } from './support/environment';
 import { eventLog, eventually } from './support/event-log';
-import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
-import { Http } from './support/http';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import type { CreatedInstance } from './support/fixtures';
+import type { Http } from './support/http';
+import { headersOf, pairedInstance, type InstanceWorld } from './support/instance-world';
+import { expectErrorBody } from './support/openapi';
+import { useInstanceWorld } from './support/world-suite';
 
+const PREFIX = '1555042';
 const MESSAGE_ID = /^3EB0[0-9A-F]{18}$/;
 
 describe('POST /messages/text', () => {
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
-  let customer: Customer;
+  let world: InstanceWorld;
   let db: Client;
+  useInstanceWorld(PREFIX, (suite) => ({ http, world } = suite));
 
   beforeAll(async () => {
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    customer = await createCustomer(http, 'Sender Co');
     db = new Client({ connectionString: testEnv().DATABASE_URL });
     await db.connect();
   });
 
   afterAll(async () => {
     await db?.end();
-    await Promise.all([api?.close(), worker?.stop()]);
   });
 
-  const headersOf = (instance: CreatedInstance) => ({ 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id });
   const outbox = async (instance: CreatedInstance) =>
     (await http.get('/sandbox/outbox', headersOf(instance))).body as {
       id: string;
@@ -39,15 +33,12 @@ describe('POST /messages/text', () => {
       content: Record<string, unknown>;
     }[];
 
-  async function connectedInstance(): Promise<CreatedInstance> {
-    const instance = await createInstance(http, customer.apiKey);
-    expect((await http.post('/sandbox/pair', { phone: '15550002222' }, headersOf(instance))).status).toBe(200);
-    await eventually(
-      async () => (await http.get('/session/status', headersOf(instance))).body as { isConnected: boolean },
-      (status) => status.isConnected,
-    );
-    return instance;
-  }
+  /** A new connected instance of the world's customer, so each test reads an outbox of its own, with its phone. */
+  let paired = 0;
+  const connectedInstance = async (): Promise<CreatedInstance & { phone: string }> => {
+    const phone = `${PREFIX}${String((paired += 1) + 100).padStart(4, '0')}`;
+    return { ...(await pairedInstance(http, world.customer, phone)), phone };
+  };
 
   it('accepts a text, delivers it to the network and reports the outcome as events', async () => {
     const instance = await connectedInstance();
@@ -85,7 +76,7 @@ describe('POST /messages/text', () => {
           id,
           time: expect.any(String),
           chatId: '447700900123@s.whatsapp.net',
-          sender: { id: '15550002222@s.whatsapp.net', phone: '15550002222', isMe: true },
+          sender: { id: `${instance.phone}@s.whatsapp.net`, phone: instance.phone, isMe: true },
           isGroup: false,
           isStatus: false,
           type: 'text',
@@ -140,25 +131,24 @@ describe('POST /messages/text', () => {
       422,
       'idempotency key reused with a different request',
     );
-    await eventually(
+    // A later send is the barrier: an instance's sends reach the network in the order they were accepted.
+    expect((await http.post('/messages/text', { to: '447700900123', message: 'after' }, headersOf(instance))).status).toBe(201);
+    const delivered = await eventually(
       () => outbox(instance),
-      (entries) => entries.length >= 1,
+      (entries) => entries.some((entry) => entry.content.text === 'after'),
     );
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect((await outbox(instance)).map((entry) => entry.content.text)).toEqual(['once']);
+    expect(delivered.map((entry) => entry.content.text)).toEqual(['once', 'after']);
+    expect((await db.query('SELECT count(*)::int AS n FROM messages WHERE instance_id = $1', [instance.id])).rows[0]).toEqual({ n: 2 });
   });
 
   it('refuses sends on unpaired (403) and disconnected (503) instances', async () => {
-    const unpaired = await createInstance(http, customer.apiKey);
-    expectErrorBody(await http.post('/messages/text', { to: '447700900123', message: 'x' }, headersOf(unpaired)), 403, 'device not paired');
-    const instance = await connectedInstance();
-    await http.post('/sandbox/connection', { state: 'offline' }, headersOf(instance));
-    await eventually(
-      async () => (await http.get('/session/status', headersOf(instance))).body as { isConnected: boolean },
-      (s) => !s.isConnected,
+    expectErrorBody(
+      await http.post('/messages/text', { to: '447700900123', message: 'x' }, headersOf(world.unpaired)),
+      403,
+      'device not paired',
     );
     expectErrorBody(
-      await http.post('/messages/text', { to: '447700900123', message: 'x' }, headersOf(instance)),
+      await http.post('/messages/text', { to: '447700900123', message: 'x' }, headersOf(world.offline)),
       503,
       'instance not available',
     );
@@ -195,7 +185,7 @@ describe('POST /messages/text', () => {
 
   it('paces sends of an instance by its minimum interval (anti-ban)', async () => {
     const instance = await connectedInstance();
-    const account = { 'X-Api-Key': customer.apiKey };
+    const account = { 'X-Api-Key': world.customer.apiKey };
     expect((await http.get(`/account/instances/${instance.id}/pacing`, account)).body).toEqual({ minIntervalMs: 0 });
     expect((await http.put(`/account/instances/${instance.id}/pacing`, { minIntervalMs: 300 }, account)).status).toBe(204);
     expect((await http.get(`/account/instances/${instance.id}/pacing`, account)).body).toEqual({ minIntervalMs: 300 });
@@ -204,9 +194,8 @@ describe('POST /messages/text', () => {
       400,
       'validation error: minIntervalMs must be from 0 to 60000',
     );
-    const other = await createCustomer(http, 'Nosy Co');
     expectErrorBody(
-      await http.put(`/account/instances/${instance.id}/pacing`, { minIntervalMs: 0 }, { 'X-Api-Key': other.apiKey }),
+      await http.put(`/account/instances/${instance.id}/pacing`, { minIntervalMs: 0 }, { 'X-Api-Key': world.stranger.apiKey }),
       404,
       'not found',
     );

@@ -1,31 +1,25 @@
-import { startApi, type RunningApi } from './support/api-harness';
 import { eventLog, eventually } from './support/event-log';
-import { createCustomer, type Customer } from './support/fixtures';
-import { Http } from './support/http';
+import type { Customer } from './support/fixtures';
+import type { Http } from './support/http';
 import { headersOf, pairedInstance } from './support/instance-world';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import { expectErrorBody } from './support/openapi';
+import { useInstanceWorld } from './support/world-suite';
 
 const MESSAGE_ID = /^3EB0[0-9A-F]{18}$/;
 const ANN = '447700900111@s.whatsapp.net';
 const BOB = '447700900222@s.whatsapp.net';
 
 describe('POST /sandbox/inbound/batch', () => {
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
   let customer: Customer;
-
-  beforeAll(async () => {
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    customer = await createCustomer(http, 'Batch Co');
-  });
-
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
-  });
+  useInstanceWorld(
+    '1555046',
+    (suite) =>
+      ({
+        http,
+        world: { customer },
+      } = suite),
+  );
 
   const messageEvents = async (instanceId: string) =>
     (await eventLog(instanceId)).filter((event) => event.eventType === 'message' || event.eventType === 'chat_push_name');

@@ -7,6 +7,7 @@ import { chromium } from 'playwright-core';
 import { issueApiKey, SecretBox } from '@app/security';
 import { startApi, type RunningApi } from './support/api-harness';
 import { subPrefix, testEnv } from './support/environment';
+import { eventually } from './support/event-log';
 import { adminHeaders, createCustomer, createInstance, type Customer } from './support/fixtures';
 import { Http } from './support/http';
 import { expectErrorBody, useServedOpenApi } from './support/openapi';
@@ -73,14 +74,6 @@ function openStream(baseUrl: string, headers: Record<string, string>): Promise<{
     });
     request.end();
   });
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('security', () => {
@@ -373,13 +366,16 @@ describe('security', () => {
           detail: 'rate limited: this instance already has 2 open event streams, the most allowed; close one before opening another',
         });
         first.close();
-        let fourth: Awaited<ReturnType<typeof openStream>> | undefined;
-        await until(async () => {
-          fourth = await openStream(api.url, headers);
-          if (fourth.status !== 200) fourth.close();
-          return fourth.status === 200;
-        });
-        fourth?.close();
+        const fourth = await eventually(
+          async () => {
+            const stream = await openStream(api.url, headers);
+            if (stream.status !== 200) stream.close();
+            return stream;
+          },
+          (stream) => stream.status === 200,
+          5_000,
+        );
+        fourth.close();
       } finally {
         for (const stream of [first, second, third]) stream.close();
       }

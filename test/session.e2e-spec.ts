@@ -1,26 +1,20 @@
-import { startApi, type RunningApi } from './support/api-harness';
 import { eventLog, eventually } from './support/event-log';
-import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
-import { Http } from './support/http';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import { createInstance, type CreatedInstance, type Customer } from './support/fixtures';
+import type { Http } from './support/http';
+import { expectErrorBody } from './support/openapi';
+import { useInstanceWorld } from './support/world-suite';
 
 describe('sessions on the sandbox network', () => {
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
   let customer: Customer;
-
-  beforeAll(async () => {
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    customer = await createCustomer(http, 'Session Co');
-  });
-
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
-  });
+  useInstanceWorld(
+    '1555045',
+    (suite) =>
+      ({
+        http,
+        world: { customer },
+      } = suite),
+  );
 
   const headersOf = (instance: CreatedInstance) => ({ 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id });
   const status = async (instance: CreatedInstance) =>

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { startApi, type RunningApi } from './support/api-harness';
 import { describeErrorMatrix, type MatrixEndpoint } from './support/endpoint-matrix';
 import { eventLog, eventually } from './support/event-log';
-import { Http } from './support/http';
-import { createInstanceWorld, headersOf, pairedInstance, type InstanceWorld } from './support/instance-world';
-import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import type { Http } from './support/http';
+import { headersOf, pairedInstance, type InstanceWorld } from './support/instance-world';
+import { expectErrorBody } from './support/openapi';
+import { LOOPBACK_MEDIA, useInstanceWorld } from './support/world-suite';
 
 const ANN = '447700900371';
 const ANN_JID = `${ANN}@s.whatsapp.net`;
@@ -72,10 +71,9 @@ const ENDPOINTS: MatrixEndpoint[] = [
 ];
 
 describe('status', () => {
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
   let world: InstanceWorld;
+  useInstanceWorld('1555039', (suite) => ({ http, world } = suite), LOOPBACK_MEDIA);
   let files: Server;
   let filesUrl: string;
 
@@ -90,19 +88,11 @@ describe('status', () => {
     });
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
     filesUrl = `http://127.0.0.1:${(files.address() as AddressInfo).port}`;
-    // Tests serve media from loopback, which production refuses; this is the operator's allow-list.
-    [api, worker] = await Promise.all([
-      startApi({ webhookAllowedHosts: ['127.0.0.1'] }),
-      spawnApp('worker', { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }),
-    ]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    world = await createInstanceWorld(http, '1555037');
     for (const id of [ANN, BOB_JID, CAROL_JID]) expect((await http.post('/sandbox/contacts', { id }, headers())).status).toBe(201);
   });
 
   afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop(), new Promise((resolve) => files?.close(resolve))]);
+    await new Promise((resolve) => files?.close(resolve));
   });
 
   const headers = () => headersOf(world.connected);

@@ -15,6 +15,7 @@ interface DeliveryReport {
   attempts: { outcome: string }[];
 }
 
+// Not the shared world: each schedule needs its own worker settings and a queue prefix no other suite's deliveries share.
 /** One API and one worker sharing a private queue prefix, with the given worker settings. */
 async function gateway(workerEnv: Record<string, string>): Promise<{ api: RunningApi; worker: AppProcess }> {
   const prefix = subPrefix('recovery');
@@ -112,17 +113,13 @@ describe('webhook recovery', () => {
 
       down = false;
       const recoveredAt = Date.now();
-      const all = await eventually(
-        () => Promise.resolve(new Set(acked)),
-        (ids) => eventIds.every((id) => ids.has(id)),
+      // Fails naming the events still missing after a minute.
+      await eventually(
+        () => Promise.resolve(eventIds.filter((id) => !acked.includes(id))),
+        (missing) => missing.length === 0,
         60_000,
       );
-      const recoveryMs = Date.now() - recoveredAt;
-      const missing = eventIds.filter((id) => !all.has(id));
-      console.log(
-        `recovery: ${eventIds.length - missing.length} of ${eventIds.length} delivered ${recoveryMs} ms after the receiver came back`,
-      );
-      expect(missing).toEqual([]);
+      console.log(`recovery: all ${eventIds.length} delivered ${Date.now() - recoveredAt} ms after the receiver came back`);
       // Nothing the receiver acknowledged came again, and every request carried its event's id as webhook-id.
       const repeats = acked.filter((id, index) => acked.indexOf(id) !== index);
       expect(repeats).toEqual([]);

@@ -61,6 +61,11 @@ describe('webhook delivery', () => {
     return instance;
   }
 
+  /** The instance's logged events as the API lists them (envelopes, with their ids). */
+  const logged = async (instance: CreatedInstance) =>
+    (
+      (await http.get('/events?after=0&limit=100', headersOf(instance))).body as { items: { event: ReceivedWebhook['envelope'] }[] }
+    ).items.map((item) => item.event);
   const typesAt = (path: string) => receiver.at(path).map((hook) => hook.envelope.eventType);
   const hooksOf = (path: string, type: string) => receiver.at(path).filter((hook) => hook.envelope.eventType === type);
   const waitForHooks = (path: string, done: (hooks: ReceivedWebhook[]) => boolean, timeoutMs = 15_000) =>
@@ -226,8 +231,15 @@ describe('webhook delivery', () => {
         error: number < 6 ? 'receiver answered 500: {"ok":true}' : null,
       })),
     });
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(hooksOf(path, 'message')).toHaveLength(6);
+    // The barrier: a later event through the same five failures. Any further attempt of the first would have been due
+    // 0.4 s after its last one, long before the later event's sixth attempt.
+    const later = await http.post('/sandbox/inbound', { from: CONTACT, type: 'text', text: 'later' }, headersOf(instance));
+    expect(later.status).toBe(201);
+    const messageHooks = await waitForHooks(path, (all) => all.filter((hook) => hook.envelope.eventType === 'message').length >= 12);
+    const byEvent = new Map<string, number>();
+    for (const hook of messageHooks.filter((each) => each.envelope.eventType === 'message'))
+      byEvent.set(hook.envelope.eventId, (byEvent.get(hook.envelope.eventId) ?? 0) + 1);
+    expect({ first: byEvent.get(eventId), attemptsPerEvent: [...byEvent.values()] }).toEqual({ first: 6, attemptsPerEvent: [6, 6] });
   });
 
   it('honours Retry-After on 429', async () => {
@@ -312,12 +324,18 @@ describe('webhook delivery', () => {
     });
     await http.post('/sandbox/inbound', { from: CONTACT, type: 'text', text: 'nobody listens' }, headersOf(instance));
     const [quiet] = await eventually(
-      async () => (await eventLog(instance.id)).filter((event) => event.eventType === 'message'),
+      async () => (await logged(instance)).filter((event) => event.eventType === 'message'),
       (events) => events.length === 1,
     );
-    await new Promise((resolve) => setTimeout(resolve, 800));
+    expect(quiet.eventData.text).toBe('nobody listens');
+    // The event was logged without a delivery (the URL is gone), so nothing can ever be sent for it.
+    expect((await http.get(`/events/${quiet.eventId}/deliveries`, headersOf(instance))).body).toEqual({
+      eventId: quiet.eventId,
+      state: 'none',
+      nextAttemptAt: null,
+      attempts: [],
+    });
     expect(typesAt(path)).toEqual(['logged_in']);
-    expect(quiet.data.text).toBe('nobody listens');
 
     expect((await http.put('/instance/settings', { webhookUrl: receiver.url(path) }, headersOf(instance))).status).toBe(204);
     await http.post('/sandbox/inbound', { from: CONTACT, type: 'text', text: 'back again' }, headersOf(instance));
@@ -393,37 +411,46 @@ describe('webhook delivery', () => {
     const instance = await hookedInstance(path, { pullMode: true });
     await http.post('/sandbox/inbound', { from: CONTACT, type: 'text', text: 'pull me' }, headersOf(instance));
     const log = await eventually(
-      () => eventLog(instance.id),
+      () => logged(instance),
       (events) => events.some((event) => event.eventType === 'message'),
     );
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(receiver.at(path)).toEqual([]);
-    const messageEvent = await http.get('/events?after=0&limit=10', headersOf(instance));
-    expect(messageEvent.status).toBe(200);
     expect(log.map((event) => event.eventType)).toEqual(['logged_in', 'message']);
+    // Both were logged without a delivery, so nothing can ever be sent for them.
+    for (const { eventId } of log) {
+      expect((await http.get(`/events/${eventId}/deliveries`, headersOf(instance))).body).toEqual({
+        eventId,
+        state: 'none',
+        nextAttemptAt: null,
+        attempts: [],
+      });
+    }
+    expect(receiver.at(path)).toEqual([]);
   });
 
   it('applies event filters: disallowed types never arrive, session events always do, and a change applies at once', async () => {
     const path = '/hooks/filtered';
-    const instance = await hookedInstance(path, { eventFilters: ['message_status'] });
+    const instance = await hookedInstance(path, { eventFilters: ['message_status', 'message_read'] });
     const sent = await http.post('/messages/text', { to: CONTACT, message: 'filtered' }, headersOf(instance));
     const sentId = (sent.body as { id: string }).id;
-    await http.post('/sandbox/inbound', { from: CONTACT, type: 'text', text: 'not wanted' }, headersOf(instance));
     await waitForHooks(path, (hooks) => hooks.some((hook) => hook.envelope.eventType === 'message_status'));
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(typesAt(path)).toEqual(['logged_in', 'message_status']);
+    await http.post('/sandbox/inbound', { from: CONTACT, type: 'text', text: 'not wanted' }, headersOf(instance));
+    // The barrier: the contact then reads our message. An instance's network events are recorded in the order they
+    // happened, so once the read has arrived, the message before it was recorded (or dropped) too.
+    expect((await http.post('/sandbox/receipts', { messageId: sentId, status: 'read' }, headersOf(instance))).status).toBe(204);
+    await waitForHooks(path, (hooks) => hooks.some((hook) => hook.envelope.eventType === 'message_read'));
+    expect(typesAt(path)).toEqual(['logged_in', 'message_status', 'message_read']);
     expect(hooksOf(path, 'message_status')[0].envelope.eventData).toEqual({
       id: sentId,
       chatId: `${CONTACT}@s.whatsapp.net`,
       status: 'sent',
     });
     // Filtered events are not stored either.
-    expect((await eventLog(instance.id)).map((event) => event.eventType)).toEqual(['logged_in', 'message_status']);
+    expect((await eventLog(instance.id)).map((event) => event.eventType)).toEqual(['logged_in', 'message_status', 'message_read']);
 
     expect((await http.put('/instance/settings', { eventFilters: [] }, headersOf(instance))).status).toBe(204);
     await http.post('/sandbox/inbound', { from: CONTACT, type: 'text', text: 'wanted now' }, headersOf(instance));
     const hooks = await waitForHooks(path, (all) => all.some((hook) => hook.envelope.eventType === 'message'));
-    expect(hooks.map((hook) => hook.envelope.eventType)).toEqual(['logged_in', 'message_status', 'message']);
+    expect(hooks.map((hook) => hook.envelope.eventType)).toEqual(['logged_in', 'message_status', 'message_read', 'message']);
   });
 
   it('does not let one slow receiver starve another', async () => {

@@ -35,6 +35,7 @@ describe('shard ownership across worker processes', () => {
     return worker;
   };
 
+  // Not the shared world: each test starts, kills and adds workers over a private queue prefix and shard count.
   beforeEach(async () => {
     prefix = subPrefix('own');
     api = await startApi({ queuePrefix: prefix, shardCount: SHARDS });

@@ -23,13 +23,36 @@ export async function eventLog(instanceId: string): Promise<LoggedEvent[]> {
   }
 }
 
-/** Polls until `check` passes or the time is up; returns the last value. */
+/** How a polled value reads in a failure message: JSON, with sets and maps spelled out, cut to a readable length. */
+function describeSeen(value: unknown): string {
+  let shown: string;
+  try {
+    shown =
+      JSON.stringify(value, (_key, item: unknown) =>
+        item instanceof Set ? { Set: [...item] } : item instanceof Map ? { Map: [...item] } : item,
+      ) ?? String(value);
+  } catch {
+    shown = String(value);
+  }
+  return shown.length > 2_000 ? `${shown.slice(0, 2_000)}… (${shown.length} characters)` : shown;
+}
+
+/**
+ * Polls until `check` passes and returns the value that passed. When the time is up it throws with what it last
+ * saw (the value `check` refused, or the error reading or checking it), so a failing wait says why where it fails.
+ */
 export async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!check(value) && Date.now() < deadline) {
+  for (;;) {
+    let seen: string;
+    try {
+      const value = await read();
+      if (check(value)) return value;
+      seen = `last value: ${describeSeen(value)}`;
+    } catch (error) {
+      seen = `last error: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    if (Date.now() >= deadline) throw new Error(`eventually: not true within ${timeoutMs} ms: ${check.toString()}\n${seen}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
   }
-  return value;
 }

@@ -32,10 +32,8 @@ export interface InstanceWorld {
   operations(instance: CreatedInstance): Promise<{ name: string; args: Record<string, unknown>; at: string }[]>;
 }
 
-export async function waitForStatus(http: Http, instance: CreatedInstance, check: (status: Status) => boolean): Promise<Status> {
-  const status = await eventually(async () => (await http.get('/session/status', headersOf(instance))).body as Status, check);
-  if (!check(status)) throw new Error(`instance ${instance.id} did not reach the expected status: ${JSON.stringify(status)}`);
-  return status;
+export function waitForStatus(http: Http, instance: CreatedInstance, check: (status: Status) => boolean): Promise<Status> {
+  return eventually(async () => (await http.get('/session/status', headersOf(instance))).body as Status, check);
 }
 
 /** A new sandbox instance paired to `phone`, with its link up. */

@@ -79,11 +79,22 @@ export class SseClient {
       (client) => check(client),
       timeoutMs,
     );
-    expect(check(this)).toBe(true);
   }
 
   close(): void {
     this.request.destroy();
+  }
+
+  /** What a failed wait reports of the stream. */
+  toJSON(): object {
+    return {
+      status: this.status,
+      ended: this.ended,
+      ids: this.ids,
+      named: this.named.length,
+      comments: this.comments,
+      others: this.others,
+    };
   }
 
   private receive(chunk: string): void {
