@@ -40,9 +40,11 @@ export class EventAppendGroupCommit {
   }
 
   private async commit(batch: eventAppend.EventAppend[]): Promise<(StoredEvent[] | null)[]> {
-    const [{ appended }] = await queryRetrying<{ appended: eventAppend.AppendedRow[] }>(this.db, { name: 'append-events', text: APPEND_BATCH }, [
-      eventAppend.eventRowsJson(batch),
-    ]);
+    const [{ appended }] = await queryRetrying<{ appended: eventAppend.AppendedRow[] }>(
+      this.db,
+      { name: 'append-events', text: APPEND_BATCH },
+      [eventAppend.eventRowsJson(batch)],
+    );
     const seqs = eventAppend.appendedSeqs(appended);
     return batch.map((append) => eventAppend.storedEvents(append, seqs));
   }

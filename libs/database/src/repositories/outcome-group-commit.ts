@@ -71,11 +71,11 @@ export class OutcomeGroupCommit {
     }));
     // Events are received when their outcome is recorded: the time of this statement.
     const appends: eventAppend.EventAppend[] = batch.map(({ request, eventIds }) => ({ ...request, eventIds, receivedAt: at }));
-    const [result] = await queryRetrying<{ done: number[]; appended: eventAppend.AppendedRow[] }>(this.db, { name: 'record-outcomes', text: RECORD_BATCH }, [
-      JSON.stringify(messages),
-      at.toISOString(),
-      eventAppend.eventRowsJson(appends),
-    ]);
+    const [result] = await queryRetrying<{ done: number[]; appended: eventAppend.AppendedRow[] }>(
+      this.db,
+      { name: 'record-outcomes', text: RECORD_BATCH },
+      [JSON.stringify(messages), at.toISOString(), eventAppend.eventRowsJson(appends)],
+    );
     const done = new Set(result.done);
     const seqs = eventAppend.appendedSeqs(result.appended);
     return appends.map((append, n) =>
