@@ -417,18 +417,20 @@ describe('event catalogue: every event type from the sandbox network, with the r
       expect(inHistory.find((message) => message.text === 'replying')).toEqual(
         expected.find((event) => event.data.text === 'replying')?.data,
       );
-      // And the one it sent that was not deleted, as a message of its own.
+      // And the ones it sent that were not deleted, as messages of their own.
+      const sentMessage = (text: string) => ({
+        id: expect.stringMatching(MESSAGE_ID),
+        time: anyTime(),
+        chatId: ANN,
+        sender: meSender,
+        isGroup: false,
+        isStatus: false,
+        type: 'text',
+        text,
+      });
       expect(messages.filter((message) => (message.sender as { isMe: boolean }).isMe)).toEqual([
-        {
-          id: expect.stringMatching(MESSAGE_ID),
-          time: anyTime(),
-          chatId: ANN,
-          sender: meSender,
-          isGroup: false,
-          isStatus: false,
-          type: 'text',
-          text: 'for Ann',
-        },
+        sentMessage('for Ann'),
+        sentMessage('mine'),
       ]);
     });
 
