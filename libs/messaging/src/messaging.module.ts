@@ -18,6 +18,7 @@ import { SandboxStatusMedia } from './sandbox/status-media';
 import { SandboxOperations } from './sandbox/operations/sandbox-operations';
 import { SandboxHappenings } from './sandbox/sandbox-happenings';
 import { SandboxNetwork } from './sandbox/sandbox-network';
+import { SandboxSends } from './sandbox/sandbox-sends';
 import { SandboxLinks } from './sandbox/sandbox-links';
 import { SandboxPeople } from './sandbox/sandbox-people';
 import { SandboxPhone } from './sandbox/sandbox-phone';
@@ -36,6 +37,7 @@ import { BAILEYS_OPERATION_PROVIDERS, BaileysOperations } from './baileys/operat
 @Module({
   providers: [
     SandboxNetwork,
+    SandboxSends,
     SandboxLinks,
     SandboxPeople,
     SandboxPhone,
