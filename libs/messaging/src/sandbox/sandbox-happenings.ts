@@ -113,7 +113,7 @@ export class SandboxHappenings {
   /** A contact comes online or goes offline (`user_presence`), or types, records or stops in a chat (`chat_presence`). */
   async presence(instanceId: string, args: CommandArgs<'sandbox.presence'>): Promise<{ id: string }> {
     const session = this.links.open(instanceId);
-    const from = this.user(args.from, 'from');
+    const from = args.from;
     const user = await this.people.party(instanceId, from);
     if (args.state === 'available' || args.state === 'unavailable') {
       if (args.chatId !== undefined) throw AppError.validation(`chatId does not apply to ${args.state}`);
@@ -140,7 +140,7 @@ export class SandboxHappenings {
   /** A contact changes their push name, about text or profile picture; one event per change, in that order. */
   async profile(instanceId: string, spec: SandboxProfileSpec): Promise<{ id: string }> {
     const session = this.links.open(instanceId);
-    const jid = this.user(spec.id, 'id');
+    const jid = spec.id;
     if (spec.pushName === undefined && spec.about === undefined && !spec.picture)
       throw AppError.validation('at least one of pushName, about and picture is required');
     const user = await this.people.party(instanceId, jid);
@@ -260,7 +260,7 @@ export class SandboxHappenings {
   /** A contact calls this account, alone or from a group they are in. */
   async offerCall(instanceId: string, args: CommandArgs<'sandbox.callOffer'>): Promise<{ id: string }> {
     const session = this.links.open(instanceId);
-    const caller = this.user(args.from, 'from');
+    const caller = args.from;
     let chatId: string | undefined;
     if (args.groupId !== undefined) {
       const groupId = normaliseChatId(args.groupId);
