@@ -20,7 +20,7 @@ import {
 } from '@app/database';
 import { normalise, type Actor, type ChatSettingInput } from '../events/normalise';
 import { callId, newsletterJid, pictureId } from './codes';
-import { SandboxCommunityMembership } from './community-membership';
+import { SandboxCommunityMembership } from './sandbox-community-membership';
 import { SandboxLinks } from './sandbox-links';
 import { SandboxPeople } from './sandbox-people';
 

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type StatusOperations, type StatusPost } from '@app/contracts';
 import { ContactStoreRepository } from '@app/database';
 import type { BaileysContext } from '../baileys-context';
-import { SandboxStatusMedia } from '../../sandbox/status-media';
+import { SandboxStatusMedia } from '../../sandbox/sandbox-status-media';
 import { refuseDeletingOthersStatus } from '../../network-rules';
 import { STATUS_JID } from './jids';
 import type { BaileysOperationHandlers } from './operation-handlers';

@@ -6,7 +6,7 @@ import { normalise } from '../../events/normalise';
 import { refuseDeletingOthersStatus } from '../../network-rules';
 import { SandboxPeople } from '../sandbox-people';
 import { SandboxStatusPrivacy } from '../sandbox-status-privacy';
-import { SandboxStatusMedia } from '../status-media';
+import { SandboxStatusMedia } from '../sandbox-status-media';
 import type { OperationHandlers } from './operation-handlers';
 
 export const STATUS_CHAT = 'status@broadcast';

@@ -4,10 +4,10 @@ import { SandboxRepository, type SandboxGroupRecord } from '@app/database';
 import { normalise } from '../../events/normalise';
 import { membersBesidesSelf } from '../../network-rules';
 import { groupJid, inviteCode, pictureId } from '../codes';
-import { SandboxGroupAccess, isAdmin } from '../groups/group-access';
+import { SandboxGroupAccess, isAdmin } from '../groups/sandbox-group-access';
 import { groupInfo } from '../groups/group-info';
-import { SandboxGroupMembership } from '../groups/group-membership';
-import { SandboxJoinRequests } from '../groups/join-requests';
+import { SandboxGroupMembership } from '../groups/sandbox-group-membership';
+import { SandboxJoinRequests } from '../groups/sandbox-join-requests';
 import { SandboxPeople } from '../sandbox-people';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
