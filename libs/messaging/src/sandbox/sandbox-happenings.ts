@@ -334,6 +334,10 @@ export class SandboxHappenings {
     return call;
   }
 
+  /**
+   * Ids checked after other refusals (the group, the change): checking them in the DTO would change which error comes
+   * first. The ids checked first (`from` of presence and calls, `id` of profiles) arrive from the DTO as JIDs.
+   */
   private user(value: string, field: string): string {
     const jid = normaliseUserId(value);
     if (!jid) throw AppError.validation(`${field} must be a user JID or an international number`);
