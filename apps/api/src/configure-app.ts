@@ -6,7 +6,7 @@ import { ERROR_CATALOGUE } from '@app/contracts';
 import { CredentialsBeforeBody, hasBody } from './auth/credentials-before-body';
 import { refuseDeeplyNestedBodies } from './common/body-depth';
 import { ErrorFilter } from './common/error.filter';
-import { StorableTextPipe } from './common/storable-text';
+import { StorableTextPipe } from './common/storable-text.pipe';
 import { dashboardDirectory, dashboardRouter } from './dashboard/dashboard-static';
 import { createValidationPipe } from './common/validation';
 import { securityHeaders } from './http/security-headers';

@@ -1,41 +1,43 @@
 import { Module } from '@nestjs/common';
 import { SandboxCommunities } from './sandbox/communities/sandbox-communities';
-import { SandboxCommunityMembership } from './sandbox/community-membership';
-import { SandboxCommunityOperations } from './sandbox/operations/community-operations';
-import { SandboxChatOperations } from './sandbox/operations/chat-operations';
-import { SandboxGroupAccess } from './sandbox/groups/group-access';
-import { SandboxGroupMembership } from './sandbox/groups/group-membership';
-import { SandboxJoinRequests } from './sandbox/groups/join-requests';
-import { SandboxGroupOperations } from './sandbox/operations/group-operations';
-import { SandboxContactOperations } from './sandbox/operations/contact-operations';
+import { SandboxCommunityMembership } from './sandbox/sandbox-community-membership';
+import { SandboxCommunityOperations } from './sandbox/operations/sandbox-community-operations';
+import { SandboxChatOperations } from './sandbox/operations/sandbox-chat-operations';
+import { SandboxGroupAccess } from './sandbox/groups/sandbox-group-access';
+import { SandboxGroupMembership } from './sandbox/groups/sandbox-group-membership';
+import { SandboxJoinRequests } from './sandbox/groups/sandbox-join-requests';
+import { SandboxGroupOperations } from './sandbox/operations/sandbox-group-operations';
+import { SandboxContactOperations } from './sandbox/operations/sandbox-contact-operations';
 import { SandboxHistory } from './sandbox/sandbox-history';
 import { SandboxProfiles } from './sandbox/sandbox-profiles';
-import { SandboxNewsletterOperations } from './sandbox/operations/newsletter-operations';
-import { SandboxStatusOperations } from './sandbox/operations/status-operations';
+import { SandboxNewsletterOperations } from './sandbox/operations/sandbox-newsletter-operations';
+import { SandboxStatusOperations } from './sandbox/operations/sandbox-status-operations';
 import { SandboxChannels } from './sandbox/sandbox-channels';
 import { SandboxStatusPrivacy } from './sandbox/sandbox-status-privacy';
-import { SandboxStatusMedia } from './sandbox/status-media';
+import { SandboxStatusMedia } from './sandbox/sandbox-status-media';
 import { SandboxOperations } from './sandbox/operations/sandbox-operations';
 import { SandboxHappenings } from './sandbox/sandbox-happenings';
 import { SandboxNetwork } from './sandbox/sandbox-network';
+import { SandboxSends } from './sandbox/sandbox-sends';
 import { SandboxLinks } from './sandbox/sandbox-links';
 import { SandboxPeople } from './sandbox/sandbox-people';
 import { SandboxPhone } from './sandbox/sandbox-phone';
 import { SandboxSetup } from './sandbox/sandbox-setup';
 import { SandboxInbound } from './sandbox/sandbox-inbound';
-import { SandboxInboundContent } from './sandbox/inbound-content';
+import { SandboxInboundContent } from './sandbox/sandbox-inbound-content';
 import { SandboxControls } from './sandbox/controls/sandbox-controls';
-import { SandboxMediaFiles } from './sandbox/sandbox-media';
+import { SandboxMediaFiles } from './sandbox/sandbox-media-files';
 import { SandboxDirectory } from './sandbox/sandbox-directory';
-import { SandboxUserOperations } from './sandbox/operations/user-operations';
-import { SandboxCallOperations } from './sandbox/operations/call-operations';
-import { SandboxMediaOperations } from './sandbox/operations/media-operations';
+import { SandboxUserOperations } from './sandbox/operations/sandbox-user-operations';
+import { SandboxCallOperations } from './sandbox/operations/sandbox-call-operations';
+import { SandboxMediaOperations } from './sandbox/operations/sandbox-media-operations';
 import { SandboxDriver } from './sandbox/sandbox.driver';
 import { BAILEYS_OPERATION_PROVIDERS, BaileysOperations } from './baileys/operations';
 
 @Module({
   providers: [
     SandboxNetwork,
+    SandboxSends,
     SandboxLinks,
     SandboxPeople,
     SandboxPhone,

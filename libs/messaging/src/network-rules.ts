@@ -14,3 +14,20 @@ export function refuseRemovingSelf(
   if (action === 'remove' && participants.some((jid) => self.includes(jid)))
     throw AppError.validation('participants: use leave to leave the group yourself');
 }
+
+/** A new group's founding members besides its creator, who is in it by creating it; at least one is required. */
+export function membersBesidesSelf(participants: readonly string[], self: readonly (string | undefined)[]): string[] {
+  const people = participants.filter((jid) => !self.includes(jid));
+  if (people.length === 0) throw AppError.validation('participants must name at least one person besides this account');
+  return people;
+}
+
+/** An account does not block or unblock itself. */
+export function refuseBlockingSelf(jid: string, self: readonly (string | undefined)[]): void {
+  if (self.includes(jid)) throw AppError.validation('id must not be this account itself');
+}
+
+/** Only the author deletes a status post; other people's posts are only seen. */
+export function refuseDeletingOthersStatus(ownPost: boolean): void {
+  if (!ownPost) throw AppError.forbidden('only your own status posts can be deleted');
+}

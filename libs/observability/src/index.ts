@@ -2,4 +2,4 @@ export * from './logging';
 export * from './metrics';
 export * from './health';
 export * from './observability.module';
-export * from './graceful-shutdown';
+export * from './shutdown-deadline';

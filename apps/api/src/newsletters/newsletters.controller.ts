@@ -7,7 +7,7 @@ import { ApiErrors } from '../common/api-errors.decorator';
 import { CreatedIdDto } from '../common/created-id.dto';
 import { RequiresConnection } from '../instance-state/connected-instance.guard';
 import { CreateNewsletterDto, NewsletterDto, NewsletterMuteDto, NewsletterSubscriptionDto } from './dto/newsletter.dto';
-import { inviteCodeParam, newsletterIdParam } from './newsletter-params';
+import { inviteCodeParam, newsletterIdParam } from './newsletter-param.pipe';
 import { NewslettersService } from './newsletters.service';
 
 /** Channels (newsletters): the ones the account follows, creating its own, looking up, following and muting others. */

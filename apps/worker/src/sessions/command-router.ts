@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, shardOf, type CommandContract, type CommandRequest } from '@app/contracts';
 import { SandboxControls, type CommandContext, type CommandHandlers } from '@app/messaging';
+import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { InstanceSessions } from './instance-sessions';
 import { NetworkOperator } from './network-operator';
 
@@ -13,6 +14,7 @@ export class CommandRouter {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly sessions: InstanceSessions,
+    private readonly lease: ShardLeaseCheck,
     operator: NetworkOperator,
     sandbox: SandboxControls,
   ) {
@@ -29,9 +31,9 @@ export class CommandRouter {
     this.handlers = table as unknown as typeof this.handlers;
   }
 
-  async handle(request: CommandRequest, holdsShard: (shard: number) => boolean): Promise<unknown> {
+  async handle(request: CommandRequest): Promise<unknown> {
     // A worker whose lease may have lapsed must not act: the new owner will answer the retry.
-    if (!holdsShard(shardOf(request.instanceId, this.config.shardCount))) throw new AppError('instance_unavailable');
+    if (!this.lease.holds(shardOf(request.instanceId, this.config.shardCount))) throw new AppError('instance_unavailable');
     return this.handlers[request.name]({ instanceId: request.instanceId, sessions: this.sessions }, request.args);
   }
 }

@@ -49,7 +49,7 @@ export class ShardCoordinator {
   ) {}
 
   async start(): Promise<void> {
-    this.commands.setHandler((request) => this.router.handle(request, (shard) => this.lease.holds(shard)));
+    this.commands.setHandler((request) => this.router.handle(request));
     const connection = this.redis.connect('shards', { maxRetriesPerRequest: 1 });
     this.ownership = new ShardOwnership(
       {

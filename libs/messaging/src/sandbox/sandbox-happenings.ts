@@ -20,7 +20,7 @@ import {
 } from '@app/database';
 import { normalise, type Actor, type ChatSettingInput } from '../events/normalise';
 import { callId, newsletterJid, pictureId } from './codes';
-import { SandboxCommunityMembership } from './community-membership';
+import { SandboxCommunityMembership } from './sandbox-community-membership';
 import { SandboxLinks } from './sandbox-links';
 import { SandboxPeople } from './sandbox-people';
 
@@ -113,7 +113,7 @@ export class SandboxHappenings {
   /** A contact comes online or goes offline (`user_presence`), or types, records or stops in a chat (`chat_presence`). */
   async presence(instanceId: string, args: CommandArgs<'sandbox.presence'>): Promise<{ id: string }> {
     const session = this.links.open(instanceId);
-    const from = this.user(args.from, 'from');
+    const from = args.from;
     const user = await this.people.party(instanceId, from);
     if (args.state === 'available' || args.state === 'unavailable') {
       if (args.chatId !== undefined) throw AppError.validation(`chatId does not apply to ${args.state}`);
@@ -140,7 +140,7 @@ export class SandboxHappenings {
   /** A contact changes their push name, about text or profile picture; one event per change, in that order. */
   async profile(instanceId: string, spec: SandboxProfileSpec): Promise<{ id: string }> {
     const session = this.links.open(instanceId);
-    const jid = this.user(spec.id, 'id');
+    const jid = spec.id;
     if (spec.pushName === undefined && spec.about === undefined && !spec.picture)
       throw AppError.validation('at least one of pushName, about and picture is required');
     const user = await this.people.party(instanceId, jid);
@@ -260,7 +260,7 @@ export class SandboxHappenings {
   /** A contact calls this account, alone or from a group they are in. */
   async offerCall(instanceId: string, args: CommandArgs<'sandbox.callOffer'>): Promise<{ id: string }> {
     const session = this.links.open(instanceId);
-    const caller = this.user(args.from, 'from');
+    const caller = args.from;
     let chatId: string | undefined;
     if (args.groupId !== undefined) {
       const groupId = normaliseChatId(args.groupId);
@@ -334,6 +334,10 @@ export class SandboxHappenings {
     return call;
   }
 
+  /**
+   * Ids checked after other refusals (the group, the change): checking them in the DTO would change which error comes
+   * first. The ids checked first (`from` of presence and calls, `id` of profiles) arrive from the DTO as JIDs.
+   */
   private user(value: string, field: string): string {
     const jid = normaliseUserId(value);
     if (!jid) throw AppError.validation(`${field} must be a user JID or an international number`);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, jidKind, newMessageId, normaliseUserId, type NormalisedEvent, type SandboxInboundSpec } from '@app/contracts';
 import { SandboxRepository, SandboxWorldRepository, type SandboxMessageRecord } from '@app/database';
 import { normalise, type MessageInput } from '../events/normalise';
-import { SandboxInboundContent, type InboundEffect, type PreparedInbound } from './inbound-content';
+import { SandboxInboundContent, type InboundEffect, type PreparedInbound } from './sandbox-inbound-content';
 import type { SandboxLink } from './sandbox-link';
 import { SandboxLinks } from './sandbox-links';
 import { storedMessageInput } from './sandbox-messages';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, normaliseUserId, type CommandArgs, type StatusPrivacy } from '@app/contracts';
+import { AppError, type CommandArgs, type StatusPrivacy } from '@app/contracts';
 import { SandboxRepository, SandboxWorldRepository } from '@app/database';
 
 const KIND = 'status-privacy';
@@ -20,11 +20,8 @@ export class SandboxStatusPrivacy {
 
   /** The phone changes the setting. */
   async set(instanceId: string, args: CommandArgs<'sandbox.statusPrivacy'>): Promise<{ id: string }> {
-    const list = args.list.map((entry, index) => {
-      const jid = normaliseUserId(entry);
-      if (!jid) throw AppError.validation(`list[${index}] must be a user JID or an international number`);
-      return jid;
-    });
+    // The API admits only people in the list and hands them over as JIDs.
+    const list = args.list;
     if (args.type === 'contacts' && list.length > 0) throw AppError.validation('list must be empty when type is contacts');
     const setting: StatusPrivacy = { type: args.type, list: [...new Set(list)], isDefault: false };
     await this.world.putRecord(instanceId, KIND, KEY, setting);

@@ -1,11 +1,13 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsBoolean, IsDefined, IsIn, IsOptional, IsString } from 'class-validator';
-import { REQUIRED } from '../../common/validators';
+import { Follows, NormalisedBy, REQUIRED, USER_ID } from '../../common/validators';
 
 export class SandboxCallDto {
   /** The caller (JID or international number). */
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   from!: string;
 
   @IsOptional()

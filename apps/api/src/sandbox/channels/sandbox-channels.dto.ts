@@ -13,7 +13,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { REQUIRED } from '../../common/validators';
+import { Follows, NormalisedBy, REQUIRED, USER_ID } from '../../common/validators';
 import { IsNotBlank, MaxChars } from '../../messages/dto/message.validators';
 import { oneOf } from '../sandbox.validators';
 
@@ -82,5 +82,7 @@ export class SandboxStatusPrivacyDto {
   @IsArray()
   @ArrayMaxSize(1000)
   @IsString({ each: true })
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   list?: string[];
 }

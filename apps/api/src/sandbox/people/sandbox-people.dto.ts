@@ -18,7 +18,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { CHAT_PRESENCE_STATES, type SandboxPresenceState } from '@app/contracts';
-import { REQUIRED } from '../../common/validators';
+import { Follows, NormalisedBy, REQUIRED, USER_ID } from '../../common/validators';
 import { oneOf } from '../sandbox.validators';
 
 const PRESENCE_STATES = ['available', 'unavailable', ...CHAT_PRESENCE_STATES] as const;
@@ -57,6 +57,8 @@ export class SandboxPresenceDto {
   /** The contact (JID or international number). */
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   from!: string;
 
   /** available / unavailable: `user_presence`; typing / recording / paused: `chat_presence`. */
@@ -75,6 +77,8 @@ export class SandboxProfileDto {
   /** The contact (JID or international number). */
   @IsDefined(REQUIRED)
   @IsString()
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
   id!: string;
 
   /** A new push name (`chat_push_name`). */

@@ -1,7 +1,7 @@
 import { Test } from '@nestjs/testing';
 import { AppError } from '@app/contracts';
 import { ChatStoreRepository, ContactStoreRepository } from '@app/database';
-import { SandboxStatusMedia } from '../../sandbox/status-media';
+import { SandboxStatusMedia } from '../../sandbox/sandbox-status-media';
 import { BAILEYS_OPERATION_PROVIDERS, BaileysOperations } from './baileys-operations';
 import { buildOperations, fakeContext, iqError } from '../testing/operations';
 

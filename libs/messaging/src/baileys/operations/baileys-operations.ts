@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { NetworkOperations, OperationArgs, OperationName, OperationResult } from '@app/contracts';
 import type { BaileysContext, BaileysOperationsPort } from '../baileys-context';
-import { BaileysCallOperations } from './call-operations';
-import { BaileysChatOperations } from './chat-operations';
-import { BaileysCommunityOperations } from './community-operations';
-import { BaileysContactOperations } from './contact-operations';
-import { BaileysGroupOperations } from './group-operations';
-import { BaileysMediaOperations } from './media-operations';
+import { BaileysCallOperations } from './baileys-call-operations';
+import { BaileysChatOperations } from './baileys-chat-operations';
+import { BaileysCommunityOperations } from './baileys-community-operations';
+import { BaileysContactOperations } from './baileys-contact-operations';
+import { BaileysGroupOperations } from './baileys-group-operations';
+import { BaileysMediaOperations } from './baileys-media-operations';
 import { networkError } from './network-errors';
-import { BaileysNewsletterOperations } from './newsletter-operations';
+import { BaileysNewsletterOperations } from './baileys-newsletter-operations';
 import type { BaileysOperationHandlers } from './operation-handlers';
-import { BaileysStatusOperations } from './status-operations';
-import { BaileysUserOperations } from './user-operations';
+import { BaileysStatusOperations } from './baileys-status-operations';
+import { BaileysUserOperations } from './baileys-user-operations';
 
 /**
  * The real network's side of every network operation, one Baileys call (or a few) each. The table must cover every

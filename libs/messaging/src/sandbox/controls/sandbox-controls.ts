@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type SandboxCommands } from '@app/contracts';
-import { SandboxJoinRequests } from '../groups/join-requests';
+import { SandboxJoinRequests } from '../groups/sandbox-join-requests';
 import { SandboxChannels } from '../sandbox-channels';
 import { SandboxDirectory } from '../sandbox-directory';
 import { SandboxHappenings } from '../sandbox-happenings';

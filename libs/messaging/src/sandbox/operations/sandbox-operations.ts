@@ -3,15 +3,15 @@ import type { NetworkOperations, OperationArgs, OperationName, OperationResult }
 import { SandboxWorldRepository } from '@app/database';
 import type { SandboxLink } from '../sandbox-link';
 import { SandboxPeople } from '../sandbox-people';
-import { SandboxCallOperations } from './call-operations';
-import { SandboxChatOperations } from './chat-operations';
-import { SandboxGroupOperations } from './group-operations';
-import { SandboxMediaOperations } from './media-operations';
-import { SandboxUserOperations } from './user-operations';
-import { SandboxCommunityOperations } from './community-operations';
-import { SandboxContactOperations } from './contact-operations';
-import { SandboxNewsletterOperations } from './newsletter-operations';
-import { SandboxStatusOperations } from './status-operations';
+import { SandboxCallOperations } from './sandbox-call-operations';
+import { SandboxChatOperations } from './sandbox-chat-operations';
+import { SandboxGroupOperations } from './sandbox-group-operations';
+import { SandboxMediaOperations } from './sandbox-media-operations';
+import { SandboxUserOperations } from './sandbox-user-operations';
+import { SandboxCommunityOperations } from './sandbox-community-operations';
+import { SandboxContactOperations } from './sandbox-contact-operations';
+import { SandboxNewsletterOperations } from './sandbox-newsletter-operations';
+import { SandboxStatusOperations } from './sandbox-status-operations';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
 /**

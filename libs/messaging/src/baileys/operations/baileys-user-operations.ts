@@ -9,7 +9,6 @@ import { Injectable } from '@nestjs/common';
 import {
   AppError,
   PRIVACY_SETTINGS,
-  PRIVACY_VALUES,
   normaliseUserId,
   type OwnProfile,
   type PrivacySetting,
@@ -25,7 +24,7 @@ import { lidOf, phoneOf } from '../lid-mapping';
 import type { BaileysOperationHandlers } from './operation-handlers';
 import { optionalPicture } from './pictures';
 
-/** One Baileys call per privacy setting; the values were checked against PRIVACY_VALUES before. */
+/** One Baileys call per privacy setting; the API's DTO admits only values PRIVACY_VALUES allows for the setting. */
 const PRIVACY_UPDATES: Record<PrivacySetting, (socket: BaileysSocket, value: string) => Promise<void>> = {
   groupadd: (socket, value) => socket.updateGroupsAddPrivacy(value as WAPrivacyGroupAddValue),
   last: (socket, value) => socket.updateLastSeenPrivacy(value as WAPrivacyValue),
@@ -49,8 +48,6 @@ export class BaileysUserOperations {
     'users.ownProfile': async (context) => ownProfile(context),
 
     'users.updateProfile': async ({ socket, selfJid }, { name, status, picture }) => {
-      if (name === undefined && status === undefined && picture === undefined)
-        throw AppError.validation('at least one of name, status and picture is required');
       if (name !== undefined) await socket.updateProfileName(name);
       if (status !== undefined) await socket.updateProfileStatus(status);
       if (picture !== undefined) await socket.updateProfilePicture(selfJid, Buffer.from(picture, 'base64'));
@@ -68,9 +65,6 @@ export class BaileysUserOperations {
     'users.privacy': async ({ socket }) => privacyOf(socket),
 
     'users.setPrivacy': async ({ socket }, { setting, value }) => {
-      const allowed = PRIVACY_VALUES[setting];
-      if (!allowed) throw AppError.validation(`setting must be one of ${PRIVACY_SETTINGS.join(', ')}`);
-      if (!allowed.includes(value)) throw AppError.validation(`value for ${setting} must be one of ${allowed.join(', ')}`);
       await PRIVACY_UPDATES[setting](socket, value);
       return privacyOf(socket);
     },

@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type StatusOperations, type StatusPost } from '@app/contracts';
 import { ContactStoreRepository } from '@app/database';
 import type { BaileysContext } from '../baileys-context';
-import { SandboxStatusMedia } from '../../sandbox/status-media';
+import { SandboxStatusMedia } from '../../sandbox/sandbox-status-media';
+import { refuseDeletingOthersStatus } from '../../network-rules';
 import { STATUS_JID } from './jids';
 import type { BaileysOperationHandlers } from './operation-handlers';
 import { DEFAULT_STATUS_PRIVACY, audienceOf, statusPrivacy } from './status-privacy';
@@ -39,7 +40,7 @@ export class BaileysStatusOperations {
     'status.delete': async (context, { id }) => {
       const post = await context.messages.find(context.instanceId, id, STATUS_JID);
       if (!post) throw new AppError('not_found');
-      if (!post.fromMe) throw AppError.forbidden('only your own status posts can be deleted');
+      refuseDeletingOthersStatus(post.fromMe);
       // The revoke goes to today's audience: the network keeps no record of whom the post reached.
       const audience = await this.audience(context);
       await context.socket.sendMessage(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type MediaOperations } from '@app/contracts';
-import { SandboxMediaFiles } from '../sandbox-media';
+import { SandboxMediaFiles } from '../sandbox-media-files';
 import type { OperationHandlers } from './operation-handlers';
 
 /** Downloads from the simulated media servers: only files this account received can be fetched. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type GroupOperations, type JoinRequest } from '@app/contracts';
-import { refuseRemovingSelf } from '../../network-rules';
+import { membersBesidesSelf, refuseRemovingSelf } from '../../network-rules';
 import type { BaileysContext } from '../baileys-context';
 import { groupInfoOf } from './group-info';
 import { isoFromSeconds, partyOf } from './jids';
@@ -23,8 +23,7 @@ export class BaileysGroupOperations {
   readonly handlers: BaileysOperationHandlers<GroupOperations> = {
     'groups.create': async ({ socket, selfJid, selfLid }, { name, participants }) => {
       // The creator is in the group by creating it, as its superadmin.
-      const people = participants.filter((jid) => jid !== selfJid && jid !== selfLid);
-      if (people.length === 0) throw AppError.validation('participants must name at least one person besides this account');
+      const people = membersBesidesSelf(participants, [selfJid, selfLid]);
       return groupInfoOf(await socket.groupCreate(name, people));
     },
 

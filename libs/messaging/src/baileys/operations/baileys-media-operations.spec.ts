@@ -3,7 +3,7 @@ import type { WAMessage } from '../baileys-library';
 import { asReceived, proto } from '../testing/rc14';
 import { boom } from '../testing/kit';
 import { buildOperations, fakeContext, storedMessage } from '../testing/operations';
-import { REUPLOAD_TIMEOUT_MS } from './media-operations';
+import { REUPLOAD_TIMEOUT_MS } from './baileys-media-operations';
 
 const CHAT = '447700900200@s.whatsapp.net';
 const MEDIA_KEY = Buffer.from('0123456789abcdef0123456789abcdef');

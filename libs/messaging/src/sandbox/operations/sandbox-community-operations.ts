@@ -4,7 +4,7 @@ import { SandboxRepository, type SandboxGroupInput } from '@app/database';
 import { normalise } from '../../events/normalise';
 import { groupJid, inviteCode, pictureId } from '../codes';
 import { SandboxCommunities, type CommunityView } from '../communities/sandbox-communities';
-import { SandboxCommunityMembership } from '../community-membership';
+import { SandboxCommunityMembership } from '../sandbox-community-membership';
 import { SandboxPeople } from '../sandbox-people';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 

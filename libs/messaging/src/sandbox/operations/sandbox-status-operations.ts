@@ -3,9 +3,10 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type StatusOperations, type StatusPost } from '@app/contracts';
 import { SandboxRepository } from '@app/database';
 import { normalise } from '../../events/normalise';
+import { refuseDeletingOthersStatus } from '../../network-rules';
 import { SandboxPeople } from '../sandbox-people';
 import { SandboxStatusPrivacy } from '../sandbox-status-privacy';
-import { SandboxStatusMedia } from '../status-media';
+import { SandboxStatusMedia } from '../sandbox-status-media';
 import type { OperationHandlers } from './operation-handlers';
 
 export const STATUS_CHAT = 'status@broadcast';
@@ -41,7 +42,7 @@ export class SandboxStatusOperations {
     'status.delete': async ({ instanceId, self, session }, { id }) => {
       const post = await this.store.message(instanceId, id);
       if (!post || post.chatJid !== STATUS_CHAT || post.content.deleted === true) throw new AppError('not_found');
-      if (post.direction !== 'outbound') throw AppError.forbidden('only your own status posts can be deleted');
+      refuseDeletingOthersStatus(post.direction === 'outbound');
       await this.store.updateContent(instanceId, id, { ...post.content, deleted: true });
       const sender = await this.people.actor(instanceId, self, self);
       session.deliver(normalise.messageDelete({ id, chatId: STATUS_CHAT, sender, time: new Date(), forEveryone: true }));

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, normaliseChatId, normaliseUserId, type SandboxInboundSpec } from '@app/contracts';
 import { SandboxRepository, type SandboxMessageRecord } from '@app/database';
 import { mediaId } from './codes';
-import { SandboxMediaFiles } from './sandbox-media';
+import { SandboxMediaFiles } from './sandbox-media-files';
 import { PIN_SECONDS } from './sandbox-messages';
 
 interface ReplyButton {

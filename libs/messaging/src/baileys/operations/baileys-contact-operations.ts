@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, type AddressBookEntry, type ContactOperations } from '@app/contracts';
+import type { AddressBookEntry, ContactOperations } from '@app/contracts';
 import { ContactStoreRepository } from '@app/database';
 import { isLidJid, isPhoneJid, partyOf } from './jids';
 import { lidOf, phoneOf } from '../lid-mapping';
+import { refuseBlockingSelf } from '../../network-rules';
 import type { BaileysOperationHandlers } from './operation-handlers';
 
 /**
@@ -54,7 +55,7 @@ export class BaileysContactOperations {
     },
 
     'contacts.block': async (context, { jid, blocked }) => {
-      if (jid === context.selfJid || jid === context.selfLid) throw AppError.validation('id must not be this account itself');
+      refuseBlockingSelf(jid, [context.selfJid, context.selfLid]);
       await context.socket.updateBlockStatus(jid, blocked ? 'block' : 'unblock');
       return {};
     },

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type GroupOperations } from '@app/contracts';
 import { SandboxRepository, type SandboxGroupRecord } from '@app/database';
 import { normalise } from '../../events/normalise';
+import { membersBesidesSelf } from '../../network-rules';
 import { groupJid, inviteCode, pictureId } from '../codes';
-import { SandboxGroupAccess, isAdmin } from '../groups/group-access';
+import { SandboxGroupAccess, isAdmin } from '../groups/sandbox-group-access';
 import { groupInfo } from '../groups/group-info';
-import { SandboxGroupMembership } from '../groups/group-membership';
-import { SandboxJoinRequests } from '../groups/join-requests';
+import { SandboxGroupMembership } from '../groups/sandbox-group-membership';
+import { SandboxJoinRequests } from '../groups/sandbox-join-requests';
 import { SandboxPeople } from '../sandbox-people';
 import type { OperationContext, OperationHandlers } from './operation-handlers';
 
@@ -24,8 +25,7 @@ export class SandboxGroupOperations {
   readonly handlers: OperationHandlers<GroupOperations> = {
     'groups.create': async (context, { name, participants }) => {
       const { instanceId, self } = context;
-      const people = this.people.users(participants, 'participants').filter((jid) => jid !== self);
-      if (people.length === 0) throw AppError.validation('participants must name at least one person besides this account');
+      const people = membersBesidesSelf(this.people.users(participants, 'participants'), [self]);
       const jid = groupJid();
       await this.store.createGroups(instanceId, [
         {

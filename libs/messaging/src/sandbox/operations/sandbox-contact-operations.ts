@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, type AddressBookEntry, type ContactOperations } from '@app/contracts';
+import type { AddressBookEntry, ContactOperations } from '@app/contracts';
 import { SandboxRepository, SandboxWorldRepository } from '@app/database';
 import { normalise } from '../../events/normalise';
+import { refuseBlockingSelf } from '../../network-rules';
 import { SandboxPeople } from '../sandbox-people';
 import { WORLD_KINDS, type StoredAddressBookDetails, type StoredBlock } from '../world-kinds';
 import type { OperationHandlers } from './operation-handlers';
@@ -61,7 +62,7 @@ export class SandboxContactOperations {
       return { blocked: blocked.map(({ key }) => party(key)).map(({ jid, lid }) => ({ jid, ...(lid ? { lid } : {}) })) };
     },
     'contacts.block': async ({ instanceId, self }, { jid, blocked }) => {
-      if (jid === self) throw AppError.validation('id must not be this account itself');
+      refuseBlockingSelf(jid, [self]);
       if (blocked) {
         const existing = await this.world.record<StoredBlock>(instanceId, WORLD_KINDS.blocklist, jid);
         if (!existing)

@@ -1,4 +1,4 @@
-import { findUnstorableText, isStorable } from './storable-text';
+import { findUnstorableText, isStorable } from './storable-text.pipe';
 
 describe('text PostgreSQL can store', () => {
   it('accepts ordinary text, including surrogate pairs (emoji)', () => {

@@ -3,10 +3,10 @@ import { AppError, type ParticipantAction } from '@app/contracts';
 import { SandboxRepository, type SandboxGroupRecord, type SandboxGroupUpdate } from '@app/database';
 import { normalise, type Actor } from '../../events/normalise';
 import { refuseRemovingSelf } from '../../network-rules';
-import { SandboxCommunityMembership } from '../community-membership';
+import { SandboxCommunityMembership } from '../sandbox-community-membership';
 import { SandboxPeople } from '../sandbox-people';
 import type { OperationContext } from '../operations/operation-handlers';
-import { isAdmin } from './group-access';
+import { isAdmin } from './sandbox-group-access';
 
 /**
  * Who is in a group and with which role, changed by this account: the network checks the change, applies it, tells

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, jidKind, normaliseUserId, type BusinessProfile, type ChatOperations, type ChatPicture } from '@app/contracts';
+import { AppError, jidKind, type BusinessProfile, type ChatOperations, type ChatPicture } from '@app/contracts';
 import { SandboxRepository, SandboxWorldRepository } from '@app/database';
 import { SandboxHappenings } from '../sandbox-happenings';
 import { SandboxHistory } from '../sandbox-history';
@@ -66,10 +66,9 @@ export class SandboxChatOperations {
     // The network relays presence to the chat's other side; nothing comes back to this device.
     'chats.presence': () => Promise.resolve({}),
     'chats.subscribePresence': () => Promise.resolve({}),
+    // The API normalises lastMessageSenderId to a JID.
     'chats.requestHistory': async (context, args) => {
-      const senderJid = normaliseUserId(args.lastMessageSenderId);
-      if (!senderJid) throw AppError.validation('lastMessageSenderId must be a user JID or an international number');
-      await this.history.deliverOlder(context, { ...args, lastMessageSenderId: senderJid });
+      await this.history.deliverOlder(context, args);
       return {};
     },
     'chats.picture': async ({ instanceId, self }, { chatId }) => this.picture(instanceId, self, chatId),
