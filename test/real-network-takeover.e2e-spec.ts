@@ -199,9 +199,10 @@ describe('a real instance taken over by another worker after kill -9 (fake netwo
     // Bob's first message takes the first key of the batch the owner wrote just before it stopped.
     await network.sendFromContact(BOB_PHONE, deviceJid, { conversation: 'from Bob after the handover' });
     await network.sendFromContact(ANN_PHONE, deviceJid, { conversation: 'from Ann after the handover' });
+    const afterHandover = ['from Bob after the handover', 'from Ann after the handover'];
     await eventually(
       () => messagesOf(instance),
-      (messages) => ['from Bob after the handover', 'from Ann after the handover'].every((text) => messages.some((message) => message.text === text)),
+      (messages) => afterHandover.every((text) => messages.some((message) => message.text === text)),
     );
     expect((await network.preKeys(deviceJid)).held).not.toContain(lastBatch[0]);
 
