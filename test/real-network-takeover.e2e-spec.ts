@@ -54,7 +54,6 @@ describe('a real instance taken over by another worker after kill -9 (fake netwo
     await network.addContact(BOB_PHONE, 'Bob', '123456789012346@lid');
   });
 
-
   afterAll(async () => {
     await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
     await api?.close();
