@@ -149,13 +149,14 @@ describe('a real instance taken over by another worker after kill -9 (fake netwo
    * lost, Bob's first message, built on the first key of that batch, would not decrypt.
    */
   it('a graceful handover right after a pre-key upload: the survivor knows the ids and keys the owner wrote last', async () => {
-    // Two live workers (the test above killed one): one owns the instance, the other takes it over.
+    // Two live workers (the test above killed one), the shards split between them (rebalanced) before pairing, so
+    // that no shard moves mid-pairing: one owns the instance, the other takes it over.
     for (const [index, worker] of workers.entries()) {
       if (worker.child.exitCode !== null || worker.child.signalCode !== null) workers[index] = await spawnApp('worker', workerEnv);
     }
     await eventually(
       async () => Promise.all(workers.map(shardsOf)),
-      (owned) => owned.flat().length === SHARDS,
+      (owned) => owned.flat().length === SHARDS && owned.every((shards) => shards.length === SHARDS / workers.length),
       LEASE_MS + 20_000,
     );
     const customer = await createCustomer(http, 'Handover Co');
