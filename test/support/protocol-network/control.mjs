@@ -32,6 +32,14 @@ export function controlRoutes(network) {
         })),
     ],
     [
+      /^GET \/devices\/pre-keys$/,
+      ({ query }) => {
+        const device = deviceOf(network, String(query.get('jid')));
+        return { held: [...device.preKeys.keys()], reused: device.reusedPreKeyIds };
+      },
+    ],
+    [/^POST \/devices\/pre-key-low$/, ({ body }) => network.preKeyLow(deviceOf(network, body.jid))],
+    [
       /^POST \/devices\/disconnect$/,
       ({ body }) => {
         network.disconnect(deviceOf(network, body.jid), body.code);

@@ -112,6 +112,19 @@ export class FakeNetworkProcess {
     return found;
   }
 
+  /** The server's stock of the device's pre-keys runs out; resolves with the ids of the batch the device uploads. */
+  preKeyLow(jid: string): Promise<{ ids: number[] }> {
+    return this.call('POST', '/devices/pre-key-low', { jid });
+  }
+
+  /**
+   * The server's view of a device's one-time pre-keys: those it still holds for peers (in the order it hands them
+   * out) and the ids the device uploaded again with another key (its credentials forgot them: each breaks a peer).
+   */
+  preKeys(jid: string): Promise<{ held: number[]; reused: number[] }> {
+    return this.call('GET', `/devices/pre-keys?jid=${encodeURIComponent(jid)}`);
+  }
+
   companions(): Promise<PairingCompanion[]> {
     return this.call('GET', '/pairing');
   }

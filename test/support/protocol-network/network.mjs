@@ -63,6 +63,11 @@ class Device {
     this.registrationId = registration.registrationId;
     this.signedPreKey = registration.signedPreKey;
     this.preKeys = new Map();
+    /** Every one-time pre-key ever uploaded (id -> public key), and ids uploaded again with another key. */
+    this.uploadedPreKeys = new Map();
+    this.reusedPreKeyIds = [];
+    /** Callbacks waiting for the device's next pre-key upload. */
+    this.uploadWaiters = [];
     this.linked = false;
     this.deviceSignature = undefined;
   }
@@ -383,6 +388,23 @@ export class FakeNetwork {
     else (device.offline ??= []).push(node);
   }
 
+  /**
+   * The server's stock of the device's one-time pre-keys ran out (peers fetched them all): it tells the device so, as
+   * the real server's PreKeyLow notification does, and resolves once the device uploaded a new batch.
+   */
+  preKeyLow(device) {
+    const connection = this.connectionOf(device);
+    if (!connection) throw httpError(404, 'that device is not connected');
+    device.preKeys.clear();
+    const uploaded = new Promise((resolve) => device.uploadWaiters.push(resolve));
+    connection.send({
+      tag: 'notification',
+      attrs: { from: S_WHATSAPP_NET, type: 'encrypt', id: this.stanzaId(), t: nowSeconds() },
+      content: [{ tag: 'count', attrs: { value: '0' } }],
+    });
+    return uploaded;
+  }
+
   /** Ends a device's connection the way the server does for the given code. */
   disconnect(device, code) {
     const connection = this.connectionOf(device);
@@ -671,8 +693,17 @@ class Connection {
 
   uploadPreKeys(node) {
     if (!this.device) return this.result(node);
+    const ids = [];
     for (const key of children(child(node, 'list'), 'key')) {
-      this.device.preKeys.set(bytes(child(key, 'id').content).readUIntBE(0, 3), bytes(child(key, 'value').content));
+      const id = bytes(child(key, 'id').content).readUIntBE(0, 3);
+      const publicKey = bytes(child(key, 'value').content);
+      // An id handed out again with another key breaks every peer that fetched the first one (Invalid PreKey ID,
+      // Bad MAC): it happens when a device's credentials forget the ids its key store already used.
+      const earlier = this.device.uploadedPreKeys.get(id);
+      if (earlier && !earlier.equals(publicKey)) this.device.reusedPreKeyIds.push(id);
+      this.device.uploadedPreKeys.set(id, publicKey);
+      this.device.preKeys.set(id, publicKey);
+      ids.push(id);
     }
     const skey = child(node, 'skey');
     this.device.signedPreKey = {
@@ -681,6 +712,8 @@ class Connection {
       signature: bytes(child(skey, 'signature').content),
     };
     this.result(node);
+    const waiters = this.device.uploadWaiters.splice(0);
+    for (const resolve of waiters) resolve({ ids });
   }
 
   /** Pairing by code: the companion's hello (its wrapped ephemeral key) and, after the phone answered, its finish. */
