@@ -16,10 +16,10 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import * as gw from './gateway.mjs';
 
-const { CleanupStack, RunControl, environmentLine, fixed, table } = gw;
+const { environmentLine, fixed, table } = gw;
 const BARE_APP = new URL('./bare-app.mjs', import.meta.url).pathname;
 
-const log = (message) => console.error(`bench: ${message}`);
+const { log, jsonOutput } = gw.benchStart();
 const env = (name, fallback, min, max) => {
   const value = Number(process.env[name] ?? fallback);
   if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
@@ -29,11 +29,7 @@ const duration = env('BENCH_DURATION', 10, 1, 600);
 const warmup = env('BENCH_WARMUP', 3, 0, 600);
 const connections = env('BENCH_CONNECTIONS', 50, 1, 10_000);
 const roundCount = env('BENCH_ROUNDS', 3, 1, 20);
-const jsonOutput = process.argv.includes('--json');
-gw.requireBuild(log);
-
-const cleanups = new CleanupStack(log);
-const control = new RunControl({ log, budgetMs: (3 * (warmup + roundCount * duration) + 240) * 1000, cleanups });
+const { cleanups, control } = gw.boundedRun(log, (3 * (warmup + roundCount * duration) + 240) * 1000);
 let current = null;
 control.onStop(() => current?.stop());
 
@@ -143,13 +139,9 @@ try {
     );
   }
   const failed = summary.results.filter((r) => r.failures > 0);
-  if (failed.length > 0) log(`some requests failed (${failed.map((r) => r.label).join(', ')}); the numbers are not valid`);
-  exitCode = failed.length > 0 ? 2 : 0;
+  exitCode = gw.verdict(log, failed.length > 0 ? [`some requests failed (${failed.map((r) => r.label).join(', ')}); the numbers are not valid`] : []);
 } catch (error) {
-  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
-  gw.logChildOutput(processes, log);
+  gw.logFailure(log, error, processes);
 } finally {
-  control.done();
-  await cleanups.run();
+  await gw.endRun({ control, cleanups }, exitCode);
 }
-process.exit(control.interrupted ? 130 : exitCode);
