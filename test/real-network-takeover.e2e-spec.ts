@@ -1,27 +1,18 @@
-import { shardOf } from '@app/contracts';
-import { startApi, type RunningApi } from './support/api-harness';
-import { subPrefix } from './support/environment';
-import { eventLog, eventually } from './support/event-log';
-import { createCustomer, createInstance, type CreatedInstance } from './support/fixtures';
-import { Http } from './support/http';
+import { eventually } from './support/event-log';
 import { headersOf, waitForStatus } from './support/instance-world';
-import { spawnApp, type AppProcess } from './support/processes';
-import { FakeNetworkProcess } from './support/protocol-network/fake-network';
+import {
+  ANN_PHONE,
+  LEASE_MS,
+  messagesOf,
+  ownerOf,
+  pairedRealInstance,
+  shardsOf,
+  useTakeoverCluster,
+  type TakeoverCluster,
+} from './support/takeover-cluster';
 
-const LEASE_MS = 8_000;
-const SHARDS = 4;
 const ME = '447700900200';
-const ANN_PHONE = '447700900123';
 const ANN = `${ANN_PHONE}@s.whatsapp.net`;
-
-async function shardsOf(worker: AppProcess): Promise<number[]> {
-  try {
-    const response = await fetch(`${worker.url}/status`);
-    return response.ok ? ((await response.json()) as { shards: number[] }).shards : [];
-  } catch {
-    return [];
-  }
-}
 
 /**
  * Takeover of a real instance: the worker holding a connected instance dies (kill -9) and another one resumes it from
@@ -29,42 +20,12 @@ async function shardsOf(worker: AppProcess): Promise<number[]> {
  * direction would fail to decrypt (Bad MAC) on one side of the fake network.
  */
 describe('a real instance taken over by another worker after kill -9 (fake network on loopback)', () => {
-  let network: FakeNetworkProcess;
-  let api: RunningApi;
-  let http: Http;
-  const workers: AppProcess[] = [];
-
-  beforeAll(async () => {
-    const prefix = subPrefix('takeover');
-    network = await FakeNetworkProcess.start();
-    api = await startApi({ queuePrefix: prefix, shardCount: SHARDS });
-    http = new Http(api.url, { checkSpec: false });
-    const env = { ...network.workerEnv(), QUEUE_PREFIX: prefix, SHARD_LEASE_MS: String(LEASE_MS), SHARD_COUNT: String(SHARDS) };
-    workers.push(...(await Promise.all([spawnApp('worker', env), spawnApp('worker', env)])));
-    await eventually(
-      async () => Promise.all(workers.map(shardsOf)),
-      (owned) => owned.flat().length === SHARDS && owned.every((shards) => shards.length > 0),
-      20_000,
-    );
-    await network.addContact(ANN_PHONE, 'Ann', '123456789012345@lid');
-  });
-
-  afterAll(async () => {
-    await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
-    await api?.close();
-    await network?.stop();
-  });
-
-  const messagesOf = async (instance: CreatedInstance) =>
-    (await eventLog(instance.id)).filter((event) => event.eventType === 'message').map((event) => event.data);
+  let cluster: TakeoverCluster;
+  useTakeoverCluster('takeover', (started) => (cluster = started));
 
   it('resumes from PostgreSQL: the next inbound message decrypts and the next send is decryptable by the contact', async () => {
-    const customer = await createCustomer(http, 'Takeover Co');
-    const instance = await createInstance(http, customer.apiKey, { name: 'taken over', sandbox: false });
-    const qr = await http.get('/session/qr/text', headersOf(instance));
-    expect(qr.status).toBe(200);
-    const { deviceJid } = await network.scan((qr.body as { code: string }).code, ME);
-    await waitForStatus(http, instance, (status) => status.isConnected);
+    const { http, network, workers } = cluster;
+    const { instance, deviceJid } = await pairedRealInstance(cluster, { customer: 'Takeover Co', instance: 'taken over' }, ME);
 
     // Sessions in both directions, ratcheted a few times in turn, the last step right before the kill.
     for (let round = 1; round <= 2; round += 1) {
@@ -87,9 +48,7 @@ describe('a real instance taken over by another worker after kill -9 (fake netwo
       'before 2',
     ]);
 
-    const shard = shardOf(instance.id, SHARDS);
-    const owned = await Promise.all(workers.map(shardsOf));
-    const owner = workers[owned.findIndex((shards) => shards.includes(shard))];
+    const { owner, shard } = await ownerOf(workers, instance);
     const survivor = workers.find((worker) => worker !== owner)!;
     const loginsBefore = (await network.device(deviceJid)).logins;
     await owner.stop('SIGKILL');
