@@ -6,6 +6,7 @@ import {
   IsOptional,
   IsString,
   ValidateBy,
+  ValidateIf,
   buildMessage,
   isISO8601,
   type ValidationArguments,
@@ -48,6 +49,23 @@ export const RequiredText = (max: number): PropertyDecorator => applyDecorators(
 
 /** An optional string of at most `max` characters. */
 export const OptionalText = (max: number): PropertyDecorator => applyDecorators(MaxChars(max), IsString(), IsOptional());
+
+/**
+ * The file of a media body (messages and status posts), in the stacked order (bottom-up) of the two fields' rules:
+ * `url`, required unless `data` is given and never with it, an http(s) URL of at most MAX_URL_CHARS ...
+ */
+export const MediaUrlField = (): PropertyDecorator =>
+  applyDecorators(
+    ExclusiveWith('data'),
+    IsHttpUrl(),
+    MaxChars(MAX_URL_CHARS),
+    IsString(),
+    IsDefined({ message: 'or data is required' }),
+    ValidateIf((body: { url?: unknown; data?: unknown }) => body.url != null || body.data == null),
+  );
+
+/** ... and `data`, the file itself, base64-encoded. */
+export const MediaDataField = (): PropertyDecorator => applyDecorators(IsBase64Data(), IsString(), IsOptional());
 
 /** Required text must say something: the empty string and whitespace alone are refused. */
 export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {

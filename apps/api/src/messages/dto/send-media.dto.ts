@@ -1,6 +1,6 @@
-import { IsBoolean, IsDefined, IsOptional, IsString, ValidateBy, ValidateIf, buildMessage, type ValidationOptions } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
 import { ChatField } from './jid.validators';
-import { ExclusiveWith, IsBase64Data, IsHttpUrl, MAX_URL_CHARS, MaxChars, RequiredText, OptionalText } from './message.validators';
+import { MediaDataField, MediaUrlField, OptionalText, RequiredText } from './message.validators';
 import { SendOptionsDto } from './send-options.dto';
 
 export const MAX_CAPTION_CHARS = 1024;
@@ -44,18 +44,11 @@ export class MediaSendDto extends SendOptionsDto {
    * http(s) URL the gateway downloads the file from (public addresses only, at most 50 MB). Not with `data`.
    * @example "https://example.com/file.jpg"
    */
-  @ValidateIf((body: MediaSendDto) => body.url != null || body.data == null)
-  @IsDefined({ message: 'or data is required' })
-  @IsString()
-  @MaxChars(MAX_URL_CHARS)
-  @IsHttpUrl()
-  @ExclusiveWith('data')
+  @MediaUrlField()
   url?: string;
 
   /** The file itself, base64-encoded (standard alphabet, no `data:` prefix, no line breaks). Not with `url`. */
-  @IsOptional()
-  @IsString()
-  @IsBase64Data()
+  @MediaDataField()
   data?: string;
 }
 
