@@ -139,7 +139,10 @@ try {
     );
   }
   const failed = summary.results.filter((r) => r.failures > 0);
-  exitCode = gw.verdict(log, failed.length > 0 ? [`some requests failed (${failed.map((r) => r.label).join(', ')}); the numbers are not valid`] : []);
+  exitCode = gw.verdict(
+    log,
+    failed.length > 0 ? [`some requests failed (${failed.map((r) => r.label).join(', ')}); the numbers are not valid`] : [],
+  );
 } catch (error) {
   gw.logFailure(log, error, processes);
 } finally {

@@ -34,18 +34,7 @@ await main();
 async function main() {
   const { default: autocannon } = await import('autocannon');
   const gw = await import('./gateway.mjs');
-  const {
-    CpuMeter,
-    cpuTable,
-    environmentLine,
-    expectStatus,
-    fixed,
-    intSetting,
-    request,
-    services,
-    startNode,
-    table,
-  } = gw;
+  const { CpuMeter, cpuTable, environmentLine, expectStatus, fixed, intSetting, request, services, startNode, table } = gw;
 
   const { log, argv, jsonOutput } = gw.benchStart();
   const duration = intSetting(argv, 'duration', 'BENCH_DURATION', 10, 1, 600);

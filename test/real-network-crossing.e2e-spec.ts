@@ -29,7 +29,7 @@ describe('a real instance taken over right after sends and inbound messages cros
   useTakeoverCluster('crossing', (started) => (cluster = started));
 
   it.each(['SIGKILL', 'SIGTERM'] as const)(
-    'our send and the contact\'s message cross just before the worker stops (%s): the survivor decrypts the next inbound and its next send decrypts',
+    "our send and the contact's message cross just before the worker stops (%s): the survivor decrypts the next inbound and its next send decrypts",
     async (signal) => {
       const { http, network, workers, workerEnv } = cluster;
       const me = signal === 'SIGKILL' ? '447700900201' : '447700900202';

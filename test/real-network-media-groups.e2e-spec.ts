@@ -246,7 +246,9 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
         fileName: 'by-lid.pdf',
         data: bytes,
       });
-      expect(await messageEvent(real, id)).toEqual(annMedia(id, { mediaType: 'document', mimeType: 'application/pdf', id, fileLength: bytes.length, filename: 'by-lid.pdf' }));
+      expect(await messageEvent(real, id)).toEqual(
+        annMedia(id, { mediaType: 'document', mimeType: 'application/pdf', id, fileLength: bytes.length, filename: 'by-lid.pdf' }),
+      );
       const response = await download(api.url, id, real);
       expect(response.status).toBe(200);
       expect(response.headers['content-disposition']).toBe(`attachment; filename="by-lid.pdf"; filename*=UTF-8''by-lid.pdf`);

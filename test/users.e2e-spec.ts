@@ -374,7 +374,13 @@ describe('users', () => {
         privacy: { status: 'contacts', profile: 'none' },
       });
       // What anyone may see: who it is and its push name.
-      const publicProfile = (phone: string, pushName: string) => ({ id: jid(phone), phone, isInWhatsApp: true, pushName, isVerified: false });
+      const publicProfile = (phone: string, pushName: string) => ({
+        id: jid(phone),
+        phone,
+        isInWhatsApp: true,
+        pushName,
+        isVerified: false,
+      });
       expect((await http.get(`/users/${PRIVATE}/profile`, headers())).body).toEqual(publicProfile(PRIVATE, 'Priya'));
       const fred = { phone: FRIEND, pushName: 'Fred', about: 'Friends only', picture: true, savedYou: true };
       await register({ ...fred, privacy: { status: 'contacts', profile: 'contact_blacklist' } });

@@ -45,7 +45,8 @@ export function MaxChars(max: number, options?: ValidationOptions): PropertyDeco
 // schema come out the same.
 
 /** A required string that says something (not blank), at most `max` characters. */
-export const RequiredText = (max: number): PropertyDecorator => applyDecorators(MaxChars(max), IsNotBlank(), IsString(), IsDefined(REQUIRED));
+export const RequiredText = (max: number): PropertyDecorator =>
+  applyDecorators(MaxChars(max), IsNotBlank(), IsString(), IsDefined(REQUIRED));
 
 /** An optional string of at most `max` characters. */
 export const OptionalText = (max: number): PropertyDecorator => applyDecorators(MaxChars(max), IsString(), IsOptional());
