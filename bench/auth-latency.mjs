@@ -33,15 +33,22 @@ await main();
 
 async function main() {
   const { default: autocannon } = await import('autocannon');
-  const { CleanupStack, CONFIG_VARIABLES, expectStatus, makeScratchDir, migrate, request, root, services, setUpInfrastructure, startNode } =
-    await import('./lib.mjs');
+  const {
+    CleanupStack,
+    CONFIG_VARIABLES,
+    envInt,
+    expectStatus,
+    makeScratchDir,
+    migrate,
+    request,
+    root,
+    services,
+    setUpInfrastructure,
+    startNode,
+  } = await import('./lib.mjs');
 
   const log = (message) => console.error(`bench: ${message}`);
-  const seconds = (name, fallback, min, max) => {
-    const value = Number(process.env[name] ?? fallback);
-    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-    return value;
-  };
+  const seconds = envInt;
   const duration = seconds('BENCH_DURATION', 10, 1, 600);
   const warmup = seconds('BENCH_WARMUP', 3, 0, 600);
   const connections = seconds('BENCH_CONNECTIONS', 50, 1, 10_000);

@@ -13,6 +13,7 @@ import { Redis } from 'ioredis';
 import {
   CleanupStack,
   CONFIG_VARIABLES,
+  envInt,
   expectStatus,
   makeScratchDir,
   migrate,
@@ -23,7 +24,7 @@ import {
   startNode,
 } from './lib.mjs';
 
-export { CleanupStack, expectStatus, request, root, services, startNode };
+export { CleanupStack, envInt, expectStatus, request, root, services, startNode };
 
 export const apiMain = join(root, 'dist', 'apps', 'api', 'src', 'main.js');
 export const workerMain = join(root, 'dist', 'apps', 'worker', 'src', 'main.js');

@@ -19,6 +19,13 @@ export const CONFIG_VARIABLES = readFileSync(join(root, '.env.example'), 'utf8')
   .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
   .filter(Boolean);
 
+/** An integer setting from the environment variable `name` (else `fallback`), within `min`..`max`. */
+export function envInt(name, fallback, min, max) {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
 /** Cleanups run in reverse order of registration, each at most once, errors reported but not fatal. */
 export class CleanupStack {
   #steps = [];

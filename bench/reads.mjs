@@ -20,11 +20,7 @@ const { environmentLine, fixed, table } = gw;
 const BARE_APP = new URL('./bare-app.mjs', import.meta.url).pathname;
 
 const { log, jsonOutput } = gw.benchStart();
-const env = (name, fallback, min, max) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return value;
-};
+const env = gw.envInt;
 const duration = env('BENCH_DURATION', 10, 1, 600);
 const warmup = env('BENCH_WARMUP', 3, 0, 600);
 const connections = env('BENCH_CONNECTIONS', 50, 1, 10_000);
