@@ -14,6 +14,7 @@ import {
   CleanupStack,
   CONFIG_VARIABLES,
   envInt,
+  median,
   expectStatus,
   makeScratchDir,
   migrate,
@@ -21,10 +22,11 @@ import {
   root,
   services,
   setUpInfrastructure,
+  startBareApp,
   startNode,
 } from './lib.mjs';
 
-export { CleanupStack, envInt, expectStatus, request, root, services, startNode };
+export { CleanupStack, envInt, expectStatus, median, request, root, services, startBareApp, startNode };
 
 export const apiMain = join(root, 'dist', 'apps', 'api', 'src', 'main.js');
 export const workerMain = join(root, 'dist', 'apps', 'worker', 'src', 'main.js');

@@ -26,6 +26,28 @@ export function envInt(name, fallback, min, max) {
   return value;
 }
 
+/** The median of a list of numbers. */
+export function median(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * The read benches' baseline, bench/bare-app.mjs (a bare Nest app), started on a free port with `env`; `ready()`
+ * resolves once it answers.
+ */
+export async function startBareApp({ cleanups, env }) {
+  const port = await services.findFreePort();
+  const app = startNode('bare Nest app', [join(root, 'bench', 'bare-app.mjs')], {
+    cleanups,
+    ipc: true,
+    env: { ...env, NODE_ENV: 'production', PORT: String(port) },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return { app, url, ready: () => services.waitForHttp(`${url}/bare`, 60_000, { signal: app.died }) };
+}
+
 /** Cleanups run in reverse order of registration, each at most once, errors reported but not fatal. */
 export class CleanupStack {
   #steps = [];

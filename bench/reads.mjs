@@ -17,7 +17,6 @@ import autocannon from 'autocannon';
 import * as gw from './gateway.mjs';
 
 const { environmentLine, fixed, table } = gw;
-const BARE_APP = new URL('./bare-app.mjs', import.meta.url).pathname;
 
 const { log, jsonOutput } = gw.benchStart();
 const env = gw.envInt;
@@ -38,24 +37,15 @@ async function load(url, headers, seconds) {
   }
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
+const { median } = gw;
 
 let exitCode = 1;
 const processes = [];
 try {
   const gateway = await gw.startGateway({ cleanups, control, log, label: 'reads', processes });
-  const barePort = await gw.services.findFreePort();
-  const bare = gw.startNode('bare Nest app', [BARE_APP], {
-    cleanups,
-    ipc: true,
-    env: { ...gw.inheritedEnv(), NODE_ENV: 'production', PORT: String(barePort) },
-  });
-  const bareUrl = `http://127.0.0.1:${barePort}`;
-  await gw.services.waitForHttp(`${bareUrl}/bare`, 60_000, { signal: bare.died });
+  const bare = await gw.startBareApp({ cleanups, env: gw.inheritedEnv() });
+  const bareUrl = bare.url;
+  await bare.ready();
   const { customer, instances } = await gw.pairedInstances(gateway, 1, { control, log });
   for (let n = 1; n < 25; n += 1) {
     gw.expectStatus(
