@@ -25,7 +25,12 @@ const ann = { id: ANN, lid: ANN_LID, phone: '447700900123' };
 const annSender = { ...ann, isMe: false };
 /** What every message Ann sends this instance's 1:1 chat carries, before its type and content. */
 const fromAnn = (id: unknown = expect.stringMatching(MESSAGE_ID)) => ({
-  ...fromAnn(id),
+  id,
+  time: anyTime(),
+  chatId: ANN,
+  sender: annSender,
+  isGroup: false,
+  isStatus: false,
 });
 const bob = { id: BOB, phone: '447700900124' };
 const bobSender = { ...bob, isMe: false };
