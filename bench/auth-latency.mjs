@@ -24,8 +24,6 @@ import { existsSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 
-const BARE_APP = new URL('./bare-app.mjs', import.meta.url).pathname;
-
 await main();
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -33,15 +31,24 @@ await main();
 
 async function main() {
   const { default: autocannon } = await import('autocannon');
-  const { CleanupStack, CONFIG_VARIABLES, expectStatus, makeScratchDir, migrate, request, root, services, setUpInfrastructure, startNode } =
-    await import('./lib.mjs');
+  const {
+    CleanupStack,
+    CONFIG_VARIABLES,
+    envInt,
+    expectStatus,
+    makeScratchDir,
+    median,
+    migrate,
+    request,
+    root,
+    services,
+    setUpInfrastructure,
+    startBareApp,
+    startNode,
+  } = await import('./lib.mjs');
 
   const log = (message) => console.error(`bench: ${message}`);
-  const seconds = (name, fallback, min, max) => {
-    const value = Number(process.env[name] ?? fallback);
-    if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-    return value;
-  };
+  const seconds = envInt;
   const duration = seconds('BENCH_DURATION', 10, 1, 600);
   const warmup = seconds('BENCH_WARMUP', 3, 0, 600);
   const connections = seconds('BENCH_CONNECTIONS', 50, 1, 10_000);
@@ -135,20 +142,12 @@ async function main() {
         LOG_LEVEL: 'warn',
       },
     });
-    const barePort = await services.findFreePort();
-    const bare = startNode('bare Nest app', [BARE_APP], {
-      cleanups,
-      ipc: true,
-      env: { ...inherited, NODE_ENV: 'production', PORT: String(barePort) },
-    });
+    const bare = await startBareApp({ cleanups, env: inherited });
     const apiUrl = `http://127.0.0.1:${apiPort}`;
-    const bareUrl = `http://127.0.0.1:${barePort}`;
-    await Promise.all([
-      services.waitForHttp(`${apiUrl}/health/ready`, 60_000, { signal: api.died }),
-      services.waitForHttp(`${bareUrl}/bare`, 60_000, { signal: bare.died }),
-    ]);
+    const bareUrl = bare.url;
+    await Promise.all([services.waitForHttp(`${apiUrl}/health/ready`, 60_000, { signal: api.died }), bare.ready()]);
     checkInterrupted();
-    log(`API on ${apiUrl} (pid ${api.child.pid}), bare Nest app on ${bareUrl} (pid ${bare.child.pid})`);
+    log(`API on ${apiUrl} (pid ${api.child.pid}), bare Nest app on ${bareUrl} (pid ${bare.app.child.pid})`);
 
     const customer = expectStatus(
       'POST /admin/customers',
@@ -194,11 +193,6 @@ async function main() {
         },
       });
     }
-    const median = (values) => {
-      const sorted = [...values].sort((x, y) => x - y);
-      const middle = Math.floor(sorted.length / 2);
-      return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    };
     const summary = {
       results: cases.map((item, index) => {
         const runs = rounds.map((round) => round.results[index]);

@@ -3,58 +3,17 @@
 // are connected again after the worker restarts. Bounded, loopback only; needs `npm run build` first.
 //
 //   node bench/density.mjs [instances=2000]
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import pg from 'pg';
-import {
-  createDatabase,
-  deleteRedisPrefix,
-  dropDatabase,
-  ensurePostgres,
-  ensureRedis,
-  findFreePort,
-  waitForHttp,
-  withDatabase,
-} from '../scripts/lib/services.mjs';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { findFreePort, waitForHttp } from '../scripts/lib/services.mjs';
+import { root, scratchServices, settledRssKb, stopper } from './worker-bench.mjs';
 
-const root = resolve(import.meta.dirname, '..');
 const count = Number(process.argv[2] ?? 2000);
 const workerMain = join(root, 'dist/apps/worker/src/main.js');
 if (!existsSync(workerMain)) throw new Error('run `npm run build` first');
 
-const tag = randomBytes(4).toString('hex');
-const postgres = await ensurePostgres({
-  url: [process.env.DATABASE_URL, 'postgresql://postgres@127.0.0.1:5432/postgres'].filter(Boolean),
-  dataDir: join(root, '.test-tmp/pg'),
-});
-const redis = await ensureRedis({
-  url: [process.env.REDIS_URL, 'redis://127.0.0.1:6379'].filter(Boolean),
-  dir: join(root, '.test-tmp/redis'),
-});
-const database = `mgw_bench_${tag}`;
-const prefix = `mgwbench${tag}`;
-await createDatabase(postgres.url, database);
-const databaseUrl = withDatabase(postgres.url, database);
-const env = {
-  ...process.env,
-  DATABASE_URL: databaseUrl,
-  REDIS_URL: redis.url,
-  QUEUE_PREFIX: prefix,
-  ADMIN_API_KEY: randomBytes(24).toString('hex'),
-  ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  LOG_LEVEL: 'warn',
-  SHARD_LEASE_MS: '5000',
-};
-const db = new pg.Client({ connectionString: databaseUrl });
-
-function rssKb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(line.replace(/\D/g, ''));
-}
+const { env, db, migrate, dispose } = await scratchServices({ LOG_LEVEL: 'warn', SHARD_LEASE_MS: '5000' });
 
 async function startWorker() {
   const port = await findFreePort();
@@ -66,7 +25,7 @@ async function startWorker() {
   return {
     child,
     port,
-    stop: () => new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM')))),
+    stop: stopper(child),
   };
 }
 
@@ -85,14 +44,10 @@ async function timeUntilAllConnected(since, limitMs = 300_000) {
   throw new Error(`not all ${count} instances connected within ${limitMs / 1000} s (${await connectedSince(since)} were)`);
 }
 
-async function settledRss(pid) {
-  await new Promise((r) => setTimeout(r, 3000));
-  return rssKb(pid);
-}
+const settledRss = (pid) => settledRssKb(pid, 3000);
 
 try {
-  const migrate = spawnSync(process.execPath, [join(root, 'scripts/migrate.mjs')], { env, stdio: 'inherit' });
-  if (migrate.status !== 0) throw new Error('migration failed');
+  migrate();
   await db.connect();
 
   const idle = await startWorker();
@@ -133,9 +88,5 @@ try {
   console.log(`all connected after first start    ${coldSeconds.toFixed(2)} s (${(count / coldSeconds).toFixed(0)} instances/s)`);
   console.log(`all connected after a restart      ${restartSeconds.toFixed(2)} s (${(count / restartSeconds).toFixed(0)} instances/s)`);
 } finally {
-  await db.end().catch(() => {});
-  await dropDatabase(postgres.url, database).catch(() => {});
-  await deleteRedisPrefix(redis.url, prefix).catch(() => {});
-  await postgres.stop?.();
-  await redis.stop?.();
+  await dispose();
 }

@@ -1,8 +1,9 @@
-// Shared setup for the send benchmarks (bench/send-accept.mjs, bench/send-e2e.mjs): the built API and one worker in
+// Shared setup for the gateway benchmarks (send-accept, send-e2e, pipeline, soak, webhooks, reads): their start and end, the built API and one worker in
 // their own processes against a throw-away database and Redis prefix, paired sandbox instances, a per-process CPU meter
 // (from /proc, so it shows what the processes used during a window, not the lifetime average `ps -o %cpu` prints), the
 // run's guard rails (signals, watchdog) and plain-text tables. Built on bench/lib.mjs.
 import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,8 @@ import { Redis } from 'ioredis';
 import {
   CleanupStack,
   CONFIG_VARIABLES,
+  envInt,
+  median,
   expectStatus,
   makeScratchDir,
   migrate,
@@ -19,10 +22,11 @@ import {
   root,
   services,
   setUpInfrastructure,
+  startBareApp,
   startNode,
 } from './lib.mjs';
 
-export { CleanupStack, expectStatus, request, root, services, startNode };
+export { CleanupStack, envInt, expectStatus, median, request, root, services, startBareApp, startNode };
 
 export const apiMain = join(root, 'dist', 'apps', 'api', 'src', 'main.js');
 export const workerMain = join(root, 'dist', 'apps', 'worker', 'src', 'main.js');
@@ -35,6 +39,83 @@ export function requireBuild(log) {
       process.exit(1);
     }
   }
+}
+
+/** What every bench starts with: its log (prefixed `bench:`), its arguments and whether it prints JSON. */
+export function benchStart() {
+  const argv = process.argv.slice(2);
+  return { log: (message) => console.error(`bench: ${message}`), argv, jsonOutput: argv.includes('--json') };
+}
+
+/** Exits without a build, then bounds the run: a cleanup stack and a watchdog that stops it after `budgetMs`. */
+export function boundedRun(log, budgetMs) {
+  requireBuild(log);
+  const cleanups = new CleanupStack(log);
+  return { cleanups, control: new RunControl({ log, budgetMs, cleanups }) };
+}
+
+/** The --timeout / BENCH_TIMEOUT budget of a run in ms; `defaultSeconds` unless set. */
+export function timeoutSetting(argv, defaultSeconds) {
+  return intSetting(argv, 'timeout', 'BENCH_TIMEOUT', defaultSeconds, 10, 86_400) * 1000;
+}
+
+/** The exit status from what made the numbers invalid: 2 after logging them (with `suffix`) when there is any, else 0. */
+export function verdict(log, problems, suffix = '') {
+  if (problems.length === 0) return 0;
+  log(`${problems.join('; ')}${suffix}`);
+  return 2;
+}
+
+/** A failed run: says why, with the last lines each child printed. */
+export function logFailure(log, error, processes) {
+  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
+  logChildOutput(processes, log);
+}
+
+/** The end of every run, also after a failure: stops the watchdog, removes what the run created, exits (130 when stopped). */
+export async function endRun({ control, cleanups }, exitCode) {
+  control.done();
+  await cleanups.run();
+  process.exit(control.interrupted ? 130 : exitCode);
+}
+
+/**
+ * POST JSON with a keep-alive agent; resolves `{status, body, ms}` (body null when not JSON); status 0 and `error`
+ * (its code) on a network error or after `timeoutMs` (none when not given).
+ */
+export function postJson(agent, url, headers, body, { timeoutMs } = {}) {
+  const payload = JSON.stringify(body);
+  const started = performance.now();
+  const failed = (error) => ({ status: 0, error: error.code ?? error.message, body: null, ms: performance.now() - started });
+  return new Promise((resolve) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        ...(timeoutMs ? { timeout: timeoutMs } : {}),
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => {
+          let parsed = null;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: res.statusCode, body: parsed, ms: performance.now() - started });
+        });
+        res.on('error', (error) => resolve(failed(error)));
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', (error) => resolve(failed(error)));
+    req.end(payload);
+  });
 }
 
 /** The caller's environment without anything libs/config reads, so a run does not depend on the caller's shell. */

@@ -19,6 +19,35 @@ export const CONFIG_VARIABLES = readFileSync(join(root, '.env.example'), 'utf8')
   .map((line) => /^([A-Z][A-Z0-9_]*)=/.exec(line)?.[1])
   .filter(Boolean);
 
+/** An integer setting from the environment variable `name` (else `fallback`), within `min`..`max`. */
+export function envInt(name, fallback, min, max) {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+/** The median of a list of numbers. */
+export function median(values) {
+  const sorted = [...values].sort((x, y) => x - y);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+/**
+ * The read benches' baseline, bench/bare-app.mjs (a bare Nest app), started on a free port with `env`; `ready()`
+ * resolves once it answers.
+ */
+export async function startBareApp({ cleanups, env }) {
+  const port = await services.findFreePort();
+  const app = startNode('bare Nest app', [join(root, 'bench', 'bare-app.mjs')], {
+    cleanups,
+    ipc: true,
+    env: { ...env, NODE_ENV: 'production', PORT: String(port) },
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return { app, url, ready: () => services.waitForHttp(`${url}/bare`, 60_000, { signal: app.died }) };
+}
+
 /** Cleanups run in reverse order of registration, each at most once, errors reported but not fatal. */
 export class CleanupStack {
   #steps = [];

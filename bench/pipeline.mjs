@@ -19,10 +19,9 @@
 import http from 'node:http';
 import * as gw from './gateway.mjs';
 
-const { CleanupStack, CpuMeter, RunControl, cpuTable, environmentLine, fixed, intSetting, percentile, table } = gw;
+const { CpuMeter, cpuTable, environmentLine, fixed, intSetting, percentile, table } = gw;
 
-const log = (message) => console.error(`bench: ${message}`);
-const argv = process.argv.slice(2);
+const { log, argv, jsonOutput } = gw.benchStart();
 const instanceCount = intSetting(argv, 'instances', 'BENCH_INSTANCES', 100, 1, 2000);
 const duration = intSetting(argv, 'duration', 'BENCH_DURATION', 20, 2, 3600);
 const probeSeconds = intSetting(argv, 'probe', 'BENCH_PROBE', 5, 1, 600);
@@ -30,50 +29,14 @@ const concurrency = intSetting(argv, 'concurrency', 'BENCH_CONCURRENCY', 64, 1, 
 const workerCount = intSetting(argv, 'workers', 'BENCH_WORKERS', 1, 1, 16);
 const deliverTimeout = intSetting(argv, 'deliver-timeout', 'BENCH_DELIVER_TIMEOUT', 180, 1, 3600);
 const fixedRate = intSetting(argv, 'rate', 'BENCH_RATE', 0, 0, 100_000); // 0: probe
-const jsonOutput = argv.includes('--json');
-gw.requireBuild(log);
+const { cleanups, control } = gw.boundedRun(log, gw.timeoutSetting(argv, probeSeconds + 2 * duration + 2 * deliverTimeout + 600));
 
-const cleanups = new CleanupStack(log);
-const budgetMs = intSetting(argv, 'timeout', 'BENCH_TIMEOUT', probeSeconds + 2 * duration + 2 * deliverTimeout + 600, 10, 86_400) * 1000;
-const control = new RunControl({ log, budgetMs, cleanups });
-
-function post(agent, url, headers, body) {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-        timeout: 10_000,
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => {
-          let id = null;
-          try {
-            id = JSON.parse(text).id ?? null;
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode, id });
-        });
-        res.on('error', (error) => resolve({ status: 0, error: error.code ?? error.message }));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (error) => resolve({ status: 0, error: error.code ?? error.message }));
-    req.end(payload);
-  });
-}
+const post = (agent, url, headers, body) => gw.postJson(agent, url, headers, body, { timeoutMs: 10_000 });
 
 function record(result, answer) {
   const outcome = answer.status === 0 ? `error ${answer.error}` : String(answer.status);
   result.statuses[outcome] = (result.statuses[outcome] ?? 0) + 1;
-  if (answer.status === 201 && typeof answer.id === 'string') result.accepted.push(answer.id);
+  if (answer.status === 201 && typeof answer.body?.id === 'string') result.accepted.push(answer.body.id);
 }
 
 /** Closed loop: `concurrency` requests in flight for `seconds`. */
@@ -275,16 +238,12 @@ try {
   if (summary.saturation.notReached > 0) problems.push(`${summary.saturation.notReached} accepted messages did not reach the network`);
   if (h2problem(summary))
     problems.push(`${summary.halfRate.accepted - summary.halfRate.reached} half-rate messages did not reach the network`);
-  if (problems.length > 0) log(problems.join('; '));
-  exitCode = problems.length > 0 ? 2 : 0;
+  exitCode = gw.verdict(log, problems);
 } catch (error) {
-  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
-  gw.logChildOutput(processes, log);
+  gw.logFailure(log, error, processes);
 } finally {
-  control.done();
-  await cleanups.run();
+  await gw.endRun({ control, cleanups }, exitCode);
 }
-process.exit(control.interrupted ? 130 : exitCode);
 
 function h2problem(summary) {
   return summary.halfRate.reached < summary.halfRate.accepted;

@@ -16,24 +16,15 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import * as gw from './gateway.mjs';
 
-const { CleanupStack, RunControl, environmentLine, fixed, table } = gw;
-const BARE_APP = new URL('./bare-app.mjs', import.meta.url).pathname;
+const { environmentLine, fixed, table } = gw;
 
-const log = (message) => console.error(`bench: ${message}`);
-const env = (name, fallback, min, max) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
-  return value;
-};
+const { log, jsonOutput } = gw.benchStart();
+const env = gw.envInt;
 const duration = env('BENCH_DURATION', 10, 1, 600);
 const warmup = env('BENCH_WARMUP', 3, 0, 600);
 const connections = env('BENCH_CONNECTIONS', 50, 1, 10_000);
 const roundCount = env('BENCH_ROUNDS', 3, 1, 20);
-const jsonOutput = process.argv.includes('--json');
-gw.requireBuild(log);
-
-const cleanups = new CleanupStack(log);
-const control = new RunControl({ log, budgetMs: (3 * (warmup + roundCount * duration) + 240) * 1000, cleanups });
+const { cleanups, control } = gw.boundedRun(log, (3 * (warmup + roundCount * duration) + 240) * 1000);
 let current = null;
 control.onStop(() => current?.stop());
 
@@ -46,24 +37,15 @@ async function load(url, headers, seconds) {
   }
 }
 
-const median = (values) => {
-  const sorted = [...values].sort((x, y) => x - y);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
+const { median } = gw;
 
 let exitCode = 1;
 const processes = [];
 try {
   const gateway = await gw.startGateway({ cleanups, control, log, label: 'reads', processes });
-  const barePort = await gw.services.findFreePort();
-  const bare = gw.startNode('bare Nest app', [BARE_APP], {
-    cleanups,
-    ipc: true,
-    env: { ...gw.inheritedEnv(), NODE_ENV: 'production', PORT: String(barePort) },
-  });
-  const bareUrl = `http://127.0.0.1:${barePort}`;
-  await gw.services.waitForHttp(`${bareUrl}/bare`, 60_000, { signal: bare.died });
+  const bare = await gw.startBareApp({ cleanups, env: gw.inheritedEnv() });
+  const bareUrl = bare.url;
+  await bare.ready();
   const { customer, instances } = await gw.pairedInstances(gateway, 1, { control, log });
   for (let n = 1; n < 25; n += 1) {
     gw.expectStatus(
@@ -143,13 +125,12 @@ try {
     );
   }
   const failed = summary.results.filter((r) => r.failures > 0);
-  if (failed.length > 0) log(`some requests failed (${failed.map((r) => r.label).join(', ')}); the numbers are not valid`);
-  exitCode = failed.length > 0 ? 2 : 0;
+  exitCode = gw.verdict(
+    log,
+    failed.length > 0 ? [`some requests failed (${failed.map((r) => r.label).join(', ')}); the numbers are not valid`] : [],
+  );
 } catch (error) {
-  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
-  gw.logChildOutput(processes, log);
+  gw.logFailure(log, error, processes);
 } finally {
-  control.done();
-  await cleanups.run();
+  await gw.endRun({ control, cleanups }, exitCode);
 }
-process.exit(control.interrupted ? 130 : exitCode);

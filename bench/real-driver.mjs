@@ -5,68 +5,25 @@
 // Bounded, loopback only; needs `npm run build` first.
 //
 //   node bench/real-driver.mjs [instances=50] [parallel pairings=8]
-import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import pg from 'pg';
-import {
-  createDatabase,
-  deleteRedisPrefix,
-  dropDatabase,
-  ensurePostgres,
-  ensureRedis,
-  findFreePort,
-  waitForHttp,
-  withDatabase,
-} from '../scripts/lib/services.mjs';
+import { findFreePort, waitForHttp } from '../scripts/lib/services.mjs';
+import { root, scratchServices, settledRssKb, stopper } from './worker-bench.mjs';
 
-const root = resolve(import.meta.dirname, '..');
 const count = Number(process.argv[2] ?? 50);
 const parallel = Number(process.argv[3] ?? 8);
 const workerMain = join(root, 'dist/apps/worker/src/main.js');
 const apiMain = join(root, 'dist/apps/api/src/main.js');
 if (!existsSync(workerMain) || !existsSync(apiMain)) throw new Error('run `npm run build` first');
 
-const tag = randomBytes(4).toString('hex');
-const postgres = await ensurePostgres({
-  url: [process.env.DATABASE_URL, 'postgresql://postgres@127.0.0.1:5432/postgres'].filter(Boolean),
-  dataDir: join(root, '.test-tmp/pg'),
-});
-const redis = await ensureRedis({
-  url: [process.env.REDIS_URL, 'redis://127.0.0.1:6379'].filter(Boolean),
-  dir: join(root, '.test-tmp/redis'),
-});
-const database = `mgw_bench_${tag}`;
-const prefix = `mgwbench${tag}`;
-await createDatabase(postgres.url, database);
-const databaseUrl = withDatabase(postgres.url, database);
-const adminKey = randomBytes(24).toString('hex');
-const env = {
-  ...process.env,
-  DATABASE_URL: databaseUrl,
-  REDIS_URL: redis.url,
-  QUEUE_PREFIX: prefix,
-  ADMIN_API_KEY: adminKey,
-  ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+const { env, adminKey, db, migrate, dispose } = await scratchServices({
   LOG_LEVEL: 'error',
   SHARD_LEASE_MS: '15000',
   MAX_INSTANCES_PER_CUSTOMER: String(Math.max(count, 100)),
-};
-const db = new pg.Client({ connectionString: databaseUrl });
+});
 const children = [];
-
-function rssKb(pid) {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
-    .split('\n')
-    .find((l) => l.startsWith('VmRSS:'));
-  return Number(line.replace(/\D/g, ''));
-}
-
-function stopper(child) {
-  return () => new Promise((done) => (child.exitCode !== null ? done() : (child.once('exit', done), child.kill('SIGTERM'))));
-}
 
 async function startFakeNetwork() {
   const child = spawn(process.execPath, [join(root, 'test/support/protocol-network/main.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -111,14 +68,10 @@ async function until(check, limitMs, what) {
   throw new Error(`${what} not within ${limitMs / 1000} s`);
 }
 
-async function settledRss(pid) {
-  await new Promise((r) => setTimeout(r, 5000));
-  return rssKb(pid);
-}
+const settledRss = (pid) => settledRssKb(pid, 5000);
 
 try {
-  const migrate = spawnSync(process.execPath, [join(root, 'scripts/migrate.mjs')], { env, stdio: 'inherit' });
-  if (migrate.status !== 0) throw new Error('migration failed');
+  migrate();
   await db.connect();
   const network = await startFakeNetwork();
   const workerEnv = { BAILEYS_WS_URL: network.webSocketUrl, BAILEYS_TEST_NETWORK_ROOT_KEY: network.rootPublicKey };
@@ -187,9 +140,5 @@ try {
   );
 } finally {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-  await db.end().catch(() => {});
-  await dropDatabase(postgres.url, database).catch(() => {});
-  await deleteRedisPrefix(redis.url, prefix).catch(() => {});
-  await postgres.stop?.();
-  await redis.stop?.();
+  await dispose();
 }

@@ -34,34 +34,15 @@ await main();
 async function main() {
   const { default: autocannon } = await import('autocannon');
   const gw = await import('./gateway.mjs');
-  const {
-    CleanupStack,
-    CpuMeter,
-    RunControl,
-    cpuTable,
-    environmentLine,
-    expectStatus,
-    fixed,
-    intSetting,
-    request,
-    services,
-    startNode,
-    table,
-  } = gw;
+  const { CpuMeter, cpuTable, environmentLine, expectStatus, fixed, intSetting, request, services, startNode, table } = gw;
 
-  const log = (message) => console.error(`bench: ${message}`);
-  const argv = process.argv.slice(2);
+  const { log, argv, jsonOutput } = gw.benchStart();
   const duration = intSetting(argv, 'duration', 'BENCH_DURATION', 10, 1, 600);
   const warmup = intSetting(argv, 'warmup', 'BENCH_WARMUP', 3, 0, 600);
   const connections = intSetting(argv, 'connections', 'BENCH_CONNECTIONS', 50, 1, 10_000);
   const drainTimeout = intSetting(argv, 'drain-timeout', 'BENCH_DRAIN_TIMEOUT', 300, 1, 3600);
-  const jsonOutput = argv.includes('--json');
-  gw.requireBuild(log);
-
-  const cleanups = new CleanupStack(log);
   // Setup, two warm-ups and measurements, the drain, and slack for slow starts.
-  const budgetMs = intSetting(argv, 'timeout', 'BENCH_TIMEOUT', 2 * (warmup + duration) + drainTimeout + 240, 10, 86_400) * 1000;
-  const control = new RunControl({ log, budgetMs, cleanups });
+  const { cleanups, control } = gw.boundedRun(log, gw.timeoutSetting(argv, 2 * (warmup + duration) + drainTimeout + 240));
 
   async function load(url, headers, body, forSeconds) {
     const instance = autocannon({
@@ -303,14 +284,10 @@ async function main() {
     if (sendResult.not201 > 0) invalid.push(`(b) had ${sendResult.not201} answers that were not 201`);
     if (drain.unsent > 0) invalid.push(`${drain.unsent} accepted messages were not sent within ${drainTimeout} s`);
     if (drain.received !== drain.acceptedRows - drain.failed) invalid.push('not every accepted message reached the network');
-    if (invalid.length > 0) log(`${invalid.join('; ')}: see above`);
-    exitCode = invalid.length > 0 ? 2 : 0;
+    exitCode = gw.verdict(log, invalid, ': see above');
   } catch (error) {
-    log(`failed: ${error instanceof Error ? error.message : String(error)}`);
-    gw.logChildOutput(processes, log);
+    gw.logFailure(log, error, processes);
   } finally {
-    control.done();
-    await cleanups.run();
+    await gw.endRun({ control, cleanups }, exitCode);
   }
-  process.exit(control.interrupted ? 130 : exitCode);
 }

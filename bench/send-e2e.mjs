@@ -24,58 +24,19 @@
 import http from 'node:http';
 import * as gw from './gateway.mjs';
 
-const { CleanupStack, CpuMeter, RunControl, cpuTable, environmentLine, fixed, intSetting, percentile, table } = gw;
+const { CpuMeter, cpuTable, environmentLine, fixed, intSetting, percentile, table } = gw;
 
-const log = (message) => console.error(`bench: ${message}`);
-const argv = process.argv.slice(2);
+const { log, argv, jsonOutput } = gw.benchStart();
 const rate = intSetting(argv, 'rate', 'BENCH_RATE', 200, 1, 100_000);
 const duration = intSetting(argv, 'duration', 'BENCH_DURATION', 20, 1, 3600);
 const warmup = intSetting(argv, 'warmup', 'BENCH_WARMUP', 3, 0, 600);
 const instanceCount = intSetting(argv, 'instances', 'BENCH_INSTANCES', 10, 1, 1000);
 const concurrency = intSetting(argv, 'concurrency', 'BENCH_CONCURRENCY', 64, 1, 10_000);
 const deliverTimeout = intSetting(argv, 'deliver-timeout', 'BENCH_DELIVER_TIMEOUT', 120, 1, 3600);
-const jsonOutput = argv.includes('--json');
-gw.requireBuild(log);
-
-const cleanups = new CleanupStack(log);
 // Bounded whatever happens: setup, warm-up, sending, waiting for the network, and slack for slow starts.
-const budgetMs = intSetting(argv, 'timeout', 'BENCH_TIMEOUT', warmup + duration + deliverTimeout + 240, 10, 86_400) * 1000;
-const control = new RunControl({ log, budgetMs, cleanups });
+const { cleanups, control } = gw.boundedRun(log, gw.timeoutSetting(argv, warmup + duration + deliverTimeout + 240));
 
-/** POST with a keep-alive agent; resolves `{status, body, ms}`; status 0 and `error` (its code) on a network error or timeout. */
-function post(agent, url, headers, body) {
-  const payload = JSON.stringify(body);
-  const started = performance.now();
-  return new Promise((resolve) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-        timeout: 10_000,
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => {
-          let parsed = null;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: res.statusCode, body: parsed, ms: performance.now() - started });
-        });
-        res.on('error', (error) => resolve({ status: 0, error: error.code ?? error.message, body: null, ms: performance.now() - started }));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', (error) => resolve({ status: 0, error: error.code ?? error.message, body: null, ms: performance.now() - started }));
-    req.end(payload);
-  });
-}
+const post = (agent, url, headers, body) => gw.postJson(agent, url, headers, body, { timeoutMs: 10_000 });
 
 /**
  * Starts request n at start + n / rate (n = 0, 1, ...) for `seconds`, with at most `concurrency` in flight. Returns
@@ -306,13 +267,9 @@ try {
     invalid.push(`${summary.accepted - summary.reachedNetwork} accepted messages did not reach the network`);
   if (summary.latencyMs.min < 0)
     invalid.push(`negative latencies (min ${fixed(summary.latencyMs.min, 1)} ms): clocks or time zones disagree`);
-  if (invalid.length > 0) log(`${invalid.join('; ')}`);
-  exitCode = invalid.length > 0 ? 2 : 0;
+  exitCode = gw.verdict(log, invalid);
 } catch (error) {
-  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
-  gw.logChildOutput(processes, log);
+  gw.logFailure(log, error, processes);
 } finally {
-  control.done();
-  await cleanups.run();
+  await gw.endRun({ control, cleanups }, exitCode);
 }
-process.exit(control.interrupted ? 130 : exitCode);

@@ -17,21 +17,16 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import * as gw from './gateway.mjs';
 
-const { CleanupStack, RunControl, environmentLine, fixed, intSetting, table } = gw;
+const { environmentLine, fixed, intSetting, table } = gw;
 
-const log = (message) => console.error(`bench: ${message}`);
-const argv = process.argv.slice(2);
+const { log, argv, jsonOutput } = gw.benchStart();
 const minutes = intSetting(argv, 'minutes', 'BENCH_MINUTES', 10, 1, 24 * 60);
 const sendRate = intSetting(argv, 'sends', 'BENCH_SENDS', 150, 0, 10_000);
 const inboundRate = intSetting(argv, 'inbound', 'BENCH_INBOUND', 40, 0, 10_000);
 const instanceCount = intSetting(argv, 'instances', 'BENCH_INSTANCES', 20, 1, 1000);
 const receiverDelayMs = intSetting(argv, 'receiver-delay', 'BENCH_RECEIVER_DELAY', 0, 0, 60_000);
 const sampleSeconds = intSetting(argv, 'sample', 'BENCH_SAMPLE', 30, 1, 3600);
-const jsonOutput = argv.includes('--json');
-gw.requireBuild(log);
-
-const cleanups = new CleanupStack(log);
-const control = new RunControl({ log, budgetMs: (minutes * 60 + 600) * 1000, cleanups });
+const { cleanups, control } = gw.boundedRun(log, (minutes * 60 + 600) * 1000);
 
 function rssMiB(pid) {
   try {
@@ -59,27 +54,7 @@ function startReceiver() {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, stats, port: server.address().port })));
 }
 
-function post(agent, url, headers, body) {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve) => {
-    const req = http.request(
-      url,
-      {
-        method: 'POST',
-        agent,
-        headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-        timeout: 30_000,
-      },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('timeout')));
-    req.on('error', () => resolve(0));
-    req.end(payload);
-  });
-}
+const post = async (agent, url, headers, body) => (await gw.postJson(agent, url, headers, body, { timeoutMs: 30_000 })).status;
 
 let exitCode = 1;
 const processes = [];
@@ -217,10 +192,7 @@ try {
   }
   exitCode = 0;
 } catch (error) {
-  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
-  gw.logChildOutput(processes, log);
+  gw.logFailure(log, error, processes);
 } finally {
-  control.done();
-  await cleanups.run();
+  await gw.endRun({ control, cleanups }, exitCode);
 }
-process.exit(control.interrupted ? 130 : exitCode);

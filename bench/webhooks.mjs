@@ -23,10 +23,9 @@ import { createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import * as gw from './gateway.mjs';
 
-const { CleanupStack, CpuMeter, RunControl, environmentLine, fixed, intSetting, percentile, table } = gw;
+const { CpuMeter, environmentLine, fixed, intSetting, percentile, table } = gw;
 
-const log = (message) => console.error(`bench: ${message}`);
-const argv = process.argv.slice(2);
+const { log, argv, jsonOutput } = gw.benchStart();
 const burstEvents = intSetting(argv, 'events', 'BENCH_EVENTS', 10_000, 1, 1_000_000);
 const rate = intSetting(argv, 'rate', 'BENCH_RATE', 500, 1, 100_000);
 const batchSize = intSetting(argv, 'batch', 'BENCH_BATCH', 100, 1, 1000);
@@ -34,12 +33,7 @@ const duration = intSetting(argv, 'duration', 'BENCH_DURATION', 15, 1, 3600);
 const instanceCount = intSetting(argv, 'instances', 'BENCH_INSTANCES', 10, 1, 1000);
 const concurrency = intSetting(argv, 'concurrency', 'BENCH_CONCURRENCY', 16, 1, 10_000);
 const deliverTimeout = intSetting(argv, 'deliver-timeout', 'BENCH_DELIVER_TIMEOUT', 120, 1, 3600);
-const jsonOutput = argv.includes('--json');
-gw.requireBuild(log);
-
-const cleanups = new CleanupStack(log);
-const budgetMs = intSetting(argv, 'timeout', 'BENCH_TIMEOUT', duration + 2 * deliverTimeout + 300, 10, 86_400) * 1000;
-const control = new RunControl({ log, budgetMs, cleanups });
+const { cleanups, control } = gw.boundedRun(log, gw.timeoutSetting(argv, duration + 2 * deliverTimeout + 300));
 
 /** The receiver: verifies each signature independently and keeps the first arrival per event id. */
 function startReceiver(secrets) {
@@ -68,21 +62,7 @@ function startReceiver(secrets) {
   );
 }
 
-function postJson(agent, url, headers, body) {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve) => {
-    const req = http.request(
-      url,
-      { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode));
-      },
-    );
-    req.on('error', () => resolve(0));
-    req.end(payload);
-  });
-}
+const postJson = async (agent, url, headers, body) => (await gw.postJson(agent, url, headers, body)).status;
 
 let batchRoute = true;
 
@@ -327,13 +307,9 @@ try {
   if (burstResult.delivered < burstEvents - refused || rateResult.delivered < rateResult.events)
     problems.push('some events were not delivered');
   if (receiver.stats.badSignatures > 0) problems.push(`${receiver.stats.badSignatures} signatures did not verify`);
-  if (problems.length > 0) log(problems.join('; '));
-  exitCode = problems.length > 0 ? 2 : 0;
+  exitCode = gw.verdict(log, problems);
 } catch (error) {
-  log(`failed: ${error instanceof Error ? error.message : String(error)}`);
-  gw.logChildOutput(processes, log);
+  gw.logFailure(log, error, processes);
 } finally {
-  control.done();
-  await cleanups.run();
+  await gw.endRun({ control, cleanups }, exitCode);
 }
-process.exit(control.interrupted ? 130 : exitCode);

@@ -1,7 +1,7 @@
 import { describeErrorMatrix, type MatrixEndpoint } from './support/endpoint-matrix';
-import { eventLog, eventually, type LoggedEvent } from './support/event-log';
+import { eventsOfType, eventually, lastSeqOf } from './support/event-log';
 import type { Http } from './support/http';
-import { headersOf, type InstanceWorld } from './support/instance-world';
+import { headersOf, operationsNamed as journaled, type InstanceWorld } from './support/instance-world';
 import { expectErrorBody } from './support/openapi';
 import { useInstanceWorld } from './support/world-suite';
 
@@ -138,17 +138,24 @@ describe('chat settings, presence, history and lookups', () => {
   const self = () => world.self(world.connected);
   const selfSender = () => ({ id: self(), phone: self().split('@')[0], isMe: true });
 
-  async function operationsNamed(name: string): Promise<Record<string, unknown>[]> {
-    return (await world.operations(world.connected)).filter((operation) => operation.name === name).map((operation) => operation.args);
-  }
+  const operationsNamed = (name: string) => journaled(world, world.connected, name);
+  const eventsOf = (type: string, after = 0) => eventsOfType(world.connected.id, type, after);
+  const lastSeq = () => lastSeqOf(world.connected.id);
 
-  async function eventsOf(type: string, after = 0): Promise<LoggedEvent[]> {
-    return (await eventLog(world.connected.id)).filter((event) => event.eventType === type && Number(event.seq) > after);
-  }
-
-  async function lastSeq(): Promise<number> {
-    const log = await eventLog(world.connected.id);
-    return log.length === 0 ? 0 : Number(log[log.length - 1].seq);
+  /**
+   * PUTs each body to `/chats/{jid}/{setting}`, each answered 204 (`afterEach` looks at the chat in between); the
+   * chat_setting events that followed and the last operations the network journaled under `chats.{setting}`.
+   */
+  async function putSettings(jid: string, setting: string, bodies: object[], afterEach?: (index: number) => Promise<void>) {
+    const before = await lastSeq();
+    for (const [index, body] of bodies.entries()) {
+      expect((await http.put(`/chats/${jid}/${setting}`, body, headers())).status).toBe(204);
+      await afterEach?.(index);
+    }
+    return {
+      events: (await eventsOf('chat_setting', before)).map((event) => event.data),
+      operations: (await operationsNamed(`chats.${setting}`)).slice(-bodies.length),
+    };
   }
 
   async function inbound(from: string, text: string): Promise<string> {
@@ -192,23 +199,21 @@ describe('chat settings, presence, history and lookups', () => {
     });
 
     it('"always" mutes without an end time, "off" unmutes', async () => {
-      const before = await lastSeq();
-      expect((await http.put(`/chats/${ANN_JID}/mute`, { duration: 'always' }, headers())).status).toBe(204);
-      const muted = (await chat(ANN_JID)).body as Record<string, unknown>;
-      expect(muted.isMuted).toBe(true);
-      expect(muted).not.toHaveProperty('muteEndTime');
-      expect((await http.put(`/chats/${ANN_JID}/mute`, { duration: 'off' }, headers())).status).toBe(204);
-      const unmuted = (await chat(ANN_JID)).body as Record<string, unknown>;
-      expect(unmuted.isMuted).toBe(false);
-      expect(unmuted).not.toHaveProperty('muteEndTime');
-      expect((await eventsOf('chat_setting', before)).map((event) => event.data)).toEqual([
-        { id: ANN_JID, settingType: 'mute', mute: { isMuted: true } },
-        { id: ANN_JID, settingType: 'mute', mute: { isMuted: false } },
-      ]);
-      expect((await operationsNamed('chats.mute')).slice(-2)).toEqual([
-        { chatId: ANN_JID, muted: true },
-        { chatId: ANN_JID, muted: false },
-      ]);
+      const changes = await putSettings(ANN_JID, 'mute', [{ duration: 'always' }, { duration: 'off' }], async (index) => {
+        const shown = (await chat(ANN_JID)).body as Record<string, unknown>;
+        expect(shown.isMuted).toBe(index === 0);
+        expect(shown).not.toHaveProperty('muteEndTime');
+      });
+      expect(changes).toEqual({
+        events: [
+          { id: ANN_JID, settingType: 'mute', mute: { isMuted: true } },
+          { id: ANN_JID, settingType: 'mute', mute: { isMuted: false } },
+        ],
+        operations: [
+          { chatId: ANN_JID, muted: true },
+          { chatId: ANN_JID, muted: false },
+        ],
+      });
     });
   });
 
@@ -241,33 +246,31 @@ describe('chat settings, presence, history and lookups', () => {
     });
 
     it('marks a chat unread and read again', async () => {
-      const before = await lastSeq();
-      expect((await http.put(`/chats/${BOB_JID}/read`, { read: false }, headers())).status).toBe(204);
-      expect((await http.put(`/chats/${BOB_JID}/read`, { read: true }, headers())).status).toBe(204);
-      expect((await eventsOf('chat_setting', before)).map((event) => event.data)).toEqual([
-        { id: BOB_JID, settingType: 'read', read: { isRead: false } },
-        { id: BOB_JID, settingType: 'read', read: { isRead: true } },
-      ]);
-      expect((await operationsNamed('chats.read')).slice(-2)).toEqual([
-        { chatId: BOB_JID, read: false },
-        { chatId: BOB_JID, read: true },
-      ]);
+      expect(await putSettings(BOB_JID, 'read', [{ read: false }, { read: true }])).toEqual({
+        events: [
+          { id: BOB_JID, settingType: 'read', read: { isRead: false } },
+          { id: BOB_JID, settingType: 'read', read: { isRead: true } },
+        ],
+        operations: [
+          { chatId: BOB_JID, read: false },
+          { chatId: BOB_JID, read: true },
+        ],
+      });
     });
   });
 
   describe('disappearing messages', () => {
     it('sets the timer on a chat: chat_setting names this account as the one who changed it', async () => {
-      const before = await lastSeq();
-      expect((await http.put(`/chats/${ANN_JID}/ephemeral`, { expiration: '24h' }, headers())).status).toBe(204);
-      expect((await http.put(`/chats/${ANN_JID}/ephemeral`, { expiration: 'off' }, headers())).status).toBe(204);
-      expect((await eventsOf('chat_setting', before)).map((event) => event.data)).toEqual([
-        { id: ANN_JID, settingType: 'ephemeral', ephemeral: { expiration: '24h', sender: selfSender() } },
-        { id: ANN_JID, settingType: 'ephemeral', ephemeral: { expiration: 'off', sender: selfSender() } },
-      ]);
-      expect((await operationsNamed('chats.ephemeral')).slice(-2)).toEqual([
-        { chatId: ANN_JID, expiration: '24h' },
-        { chatId: ANN_JID, expiration: 'off' },
-      ]);
+      expect(await putSettings(ANN_JID, 'ephemeral', [{ expiration: '24h' }, { expiration: 'off' }])).toEqual({
+        events: [
+          { id: ANN_JID, settingType: 'ephemeral', ephemeral: { expiration: '24h', sender: selfSender() } },
+          { id: ANN_JID, settingType: 'ephemeral', ephemeral: { expiration: 'off', sender: selfSender() } },
+        ],
+        operations: [
+          { chatId: ANN_JID, expiration: '24h' },
+          { chatId: ANN_JID, expiration: 'off' },
+        ],
+      });
     });
 
     it('in a locked group only admins may set it (403), and a group the account is not in is 404', async () => {

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
 import { describeErrorMatrix, type MatrixEndpoint } from './support/endpoint-matrix';
 import { testEnv } from './support/environment';
-import { eventLog, eventually, type LoggedEvent } from './support/event-log';
+import { eventsOfType, eventually, lastSeqOf } from './support/event-log';
 import type { Http } from './support/http';
-import { headersOf, type InstanceWorld } from './support/instance-world';
+import { headersOf, operationsNamed as journaled, type InstanceWorld } from './support/instance-world';
 import { expectErrorBody } from './support/openapi';
 import { useInstanceWorld } from './support/world-suite';
 
@@ -72,18 +72,9 @@ describe('contacts', () => {
   const headers = () => headersOf(world.connected);
   const contact = (id: string) => http.get(`/contacts/${id}`, headers());
 
-  async function operationsNamed(name: string): Promise<Record<string, unknown>[]> {
-    return (await world.operations(world.connected)).filter((operation) => operation.name === name).map((operation) => operation.args);
-  }
-
-  async function eventsOf(type: string, after = 0): Promise<LoggedEvent[]> {
-    return (await eventLog(world.connected.id)).filter((event) => event.eventType === type && Number(event.seq) > after);
-  }
-
-  async function lastSeq(): Promise<number> {
-    const log = await eventLog(world.connected.id);
-    return log.length === 0 ? 0 : Number(log[log.length - 1].seq);
-  }
+  const operationsNamed = (name: string) => journaled(world, world.connected, name);
+  const eventsOf = (type: string, after = 0) => eventsOfType(world.connected.id, type, after);
+  const lastSeq = () => lastSeqOf(world.connected.id);
 
   describe('the address book', () => {
     it('saves a contact on the phone: 204, a contact event, and the store shows every field', async () => {

@@ -23,6 +23,15 @@ const me = { id: SELF, phone: SELF_PHONE };
 const meSender = { ...me, isMe: true };
 const ann = { id: ANN, lid: ANN_LID, phone: '447700900123' };
 const annSender = { ...ann, isMe: false };
+/** What every message Ann sends this instance's 1:1 chat carries, before its type and content. */
+const fromAnn = (id: unknown = expect.stringMatching(MESSAGE_ID)) => ({
+  id,
+  time: anyTime(),
+  chatId: ANN,
+  sender: annSender,
+  isGroup: false,
+  isStatus: false,
+});
 const bob = { id: BOB, phone: '447700900124' };
 const bobSender = { ...bob, isMe: false };
 const carol = { id: CAROL, phone: '447700900125' };
@@ -187,12 +196,7 @@ describe('event catalogue: every event type from the sandbox network, with the r
         [
           'message',
           {
-            id: expect.stringMatching(MESSAGE_ID),
-            time: anyTime(),
-            chatId: ANN,
-            sender: annSender,
-            isGroup: false,
-            isStatus: false,
+            ...fromAnn(),
             type: 'text',
             text: 'hello',
           },
@@ -210,12 +214,7 @@ describe('event catalogue: every event type from the sandbox network, with the r
       );
       expect(type).toBe('message');
       expect(data).toEqual({
-        id: expect.stringMatching(MESSAGE_ID),
-        time: anyTime(),
-        chatId: ANN,
-        sender: annSender,
-        isGroup: false,
-        isStatus: false,
+        ...fromAnn(),
         isForwarded: true,
         type: 'text',
         text: 'replying',
@@ -231,14 +230,7 @@ describe('event catalogue: every event type from the sandbox network, with the r
         await inbound({ type: 'contact', vcards: ['BEGIN:VCARD\nFN:Cy\nEND:VCARD'] });
         await inbound({ type: 'contact', vcards: ['BEGIN:VCARD\nFN:Cy\nEND:VCARD', 'BEGIN:VCARD\nFN:Di\nEND:VCARD'] });
       });
-      const common = {
-        id: expect.stringMatching(MESSAGE_ID),
-        time: anyTime(),
-        chatId: ANN,
-        sender: annSender,
-        isGroup: false,
-        isStatus: false,
-      };
+      const common = fromAnn();
       expect(events).toEqual([
         [
           'message',
@@ -277,14 +269,7 @@ describe('event catalogue: every event type from the sandbox network, with the r
         await inbound({ type: 'reaction', messageId: target, emoji: '👍' });
         await inbound({ type: 'pinInChat', messageId: target, pinExpiration: '24h' });
       });
-      const common = {
-        id: expect.stringMatching(MESSAGE_ID),
-        time: anyTime(),
-        chatId: ANN,
-        sender: annSender,
-        isGroup: false,
-        isStatus: false,
-      };
+      const common = fromAnn();
       expect(events).toEqual([
         ['message', { ...common, type: 'reaction', reaction: { messageId: target, emoji: '👍' } }],
         ['message', { ...common, type: 'pinInChat', pin: { pinned: true, messageId: target, expiration: '24h' } }],
@@ -360,12 +345,7 @@ describe('event catalogue: every event type from the sandbox network, with the r
         [
           'message',
           {
-            id,
-            time: anyTime(),
-            chatId: ANN,
-            sender: annSender,
-            isGroup: false,
-            isStatus: false,
+            ...fromAnn(id),
             type: 'text',
             text: 'see you at 10',
             isEdit: true,

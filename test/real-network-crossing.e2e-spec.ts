@@ -1,32 +1,23 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { shardOf } from '@app/contracts';
-import { startApi, type RunningApi } from './support/api-harness';
-import { subPrefix } from './support/environment';
-import { eventLog, eventually } from './support/event-log';
-import { createCustomer, createInstance, type CreatedInstance } from './support/fixtures';
-import { Http } from './support/http';
+import { eventually } from './support/event-log';
 import { headersOf, waitForStatus } from './support/instance-world';
-import { spawnApp, type AppProcess } from './support/processes';
-import { FakeNetworkProcess } from './support/protocol-network/fake-network';
+import { spawnApp } from './support/processes';
+import {
+  ANN_PHONE,
+  LEASE_MS,
+  messagesOf,
+  ownerOf,
+  pairedRealInstance,
+  useTakeoverCluster,
+  type TakeoverCluster,
+} from './support/takeover-cluster';
 
-const LEASE_MS = 8_000;
-const SHARDS = 4;
-const ANN_PHONE = '447700900123';
 /** Our sends in flight at once, and the contact's messages arriving one by one meanwhile. */
 const OUT = Array.from({ length: 8 }, (_, index) => index + 1);
 const IN = Array.from({ length: 16 }, (_, index) => index + 1);
 const INBOUND_SPACING_MS = 15;
-
-async function shardsOf(worker: AppProcess): Promise<number[]> {
-  try {
-    const response = await fetch(`${worker.url}/status`);
-    return response.ok ? ((await response.json()) as { shards: number[] }).shards : [];
-  } catch {
-    return [];
-  }
-}
 
 /**
  * Takeover right after our sends and the contact's messages crossed: Signal transactions on the same session ran
@@ -34,46 +25,16 @@ async function shardsOf(worker: AppProcess): Promise<number[]> {
  * key write lost, torn or landed out of order shows as a Bad MAC on the next message in either direction.
  */
 describe('a real instance taken over right after sends and inbound messages crossed (fake network on loopback)', () => {
-  let network: FakeNetworkProcess;
-  let api: RunningApi;
-  let http: Http;
-  const workers: AppProcess[] = [];
-  let workerEnv: Record<string, string> = {};
-
-  beforeAll(async () => {
-    const prefix = subPrefix('crossing');
-    network = await FakeNetworkProcess.start();
-    api = await startApi({ queuePrefix: prefix, shardCount: SHARDS });
-    http = new Http(api.url, { checkSpec: false });
-    workerEnv = { ...network.workerEnv(), QUEUE_PREFIX: prefix, SHARD_LEASE_MS: String(LEASE_MS), SHARD_COUNT: String(SHARDS) };
-    workers.push(...(await Promise.all([spawnApp('worker', workerEnv), spawnApp('worker', workerEnv)])));
-    await eventually(
-      async () => Promise.all(workers.map(shardsOf)),
-      (owned) => owned.flat().length === SHARDS && owned.every((shards) => shards.length > 0),
-      20_000,
-    );
-    await network.addContact(ANN_PHONE, 'Ann', '123456789012345@lid');
-  });
-
-  afterAll(async () => {
-    await Promise.all(workers.map((worker) => worker.stop('SIGKILL')));
-    await api?.close();
-    await network?.stop();
-  });
-
-  const messagesOf = async (instance: CreatedInstance) =>
-    (await eventLog(instance.id)).filter((event) => event.eventType === 'message').map((event) => event.data);
+  let cluster: TakeoverCluster;
+  useTakeoverCluster('crossing', (started) => (cluster = started));
 
   it.each(['SIGKILL', 'SIGTERM'] as const)(
-    'our send and the contact\'s message cross just before the worker stops (%s): the survivor decrypts the next inbound and its next send decrypts',
+    "our send and the contact's message cross just before the worker stops (%s): the survivor decrypts the next inbound and its next send decrypts",
     async (signal) => {
-      const customer = await createCustomer(http, `Crossing ${signal}`);
-      const instance = await createInstance(http, customer.apiKey, { name: `crossing ${signal}`, sandbox: false });
-      const qr = await http.get('/session/qr/text', headersOf(instance));
-      expect(qr.status).toBe(200);
+      const { http, network, workers, workerEnv } = cluster;
       const me = signal === 'SIGKILL' ? '447700900201' : '447700900202';
-      const { deviceJid } = await network.scan((qr.body as { code: string }).code, me);
-      await waitForStatus(http, instance, (status) => status.isConnected);
+      const names = { customer: `Crossing ${signal}`, instance: `crossing ${signal}` };
+      const { instance, deviceJid } = await pairedRealInstance(cluster, names, me);
 
       // Sessions exist in both directions first (our send starts one, the contact's reply ratchets it).
       const first = await http.post('/messages/text', { to: ANN_PHONE, message: 'hello' }, headersOf(instance));
@@ -107,9 +68,7 @@ describe('a real instance taken over right after sends and inbound messages cros
           IN.every((n) => messages.some((message) => message.text === `crossing in ${n}`)),
       );
 
-      const shard = shardOf(instance.id, SHARDS);
-      const owned = await Promise.all(workers.map(shardsOf));
-      const owner = workers[owned.findIndex((shards) => shards.includes(shard))];
+      const { owner } = await ownerOf(workers, instance);
       const loginsBefore = (await network.device(deviceJid)).logins;
       await owner.stop(signal);
       const replacement = await spawnApp('worker', workerEnv);

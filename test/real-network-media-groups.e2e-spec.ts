@@ -14,6 +14,18 @@ const ME = '447700900300';
 const ANN_PHONE = '447700900323';
 const ANN = `${ANN_PHONE}@s.whatsapp.net`;
 const ANN_LID = '123456789012399@lid';
+const ANN_SENDER = { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false };
+/** The message event of media Ann sent the 1:1 chat, its file described by `media`. */
+const annMedia = (id: string, media: Record<string, unknown>) => ({
+  id,
+  time: expect.any(String),
+  chatId: ANN,
+  sender: ANN_SENDER,
+  isGroup: false,
+  isStatus: false,
+  type: 'media',
+  media,
+});
 const BOB_PHONE = '447700900324';
 const BOB = `${BOB_PHONE}@s.whatsapp.net`;
 const BOB_LID = '123456789012398@lid';
@@ -182,16 +194,7 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
         return { ...rest, media: described };
       };
       expect(withoutIds(realEvent)).toEqual(withoutIds(sandboxEvent));
-      expect(realEvent).toEqual({
-        id,
-        time: expect.any(String),
-        chatId: ANN,
-        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
-        isGroup: false,
-        isStatus: false,
-        type: 'media',
-        media: { mediaType: 'image', mimeType: 'image/png', id, fileLength: bytes.length, caption: 'look' },
-      });
+      expect(realEvent).toEqual(annMedia(id, { mediaType: 'image', mimeType: 'image/png', id, fileLength: bytes.length, caption: 'look' }));
 
       const response = await download(api.url, id, real);
       expect(response.status).toBe(200);
@@ -243,16 +246,9 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
         fileName: 'by-lid.pdf',
         data: bytes,
       });
-      expect(await messageEvent(real, id)).toEqual({
-        id,
-        time: expect.any(String),
-        chatId: ANN,
-        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
-        isGroup: false,
-        isStatus: false,
-        type: 'media',
-        media: { mediaType: 'document', mimeType: 'application/pdf', id, fileLength: bytes.length, filename: 'by-lid.pdf' },
-      });
+      expect(await messageEvent(real, id)).toEqual(
+        annMedia(id, { mediaType: 'document', mimeType: 'application/pdf', id, fileLength: bytes.length, filename: 'by-lid.pdf' }),
+      );
       const response = await download(api.url, id, real);
       expect(response.status).toBe(200);
       expect(response.headers['content-disposition']).toBe(`attachment; filename="by-lid.pdf"; filename*=UTF-8''by-lid.pdf`);
@@ -351,7 +347,7 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
         id,
         time: expect.any(String),
         chatId: groupId,
-        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+        sender: ANN_SENDER,
         isGroup: true,
         isStatus: false,
         type: 'text',

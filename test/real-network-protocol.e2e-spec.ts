@@ -17,6 +17,17 @@ const ME = '447700900100';
 const ANN_PHONE = '447700900123';
 const ANN = `${ANN_PHONE}@s.whatsapp.net`;
 const ANN_LID = '123456789012345@lid';
+/** Ann as the sender of what she sends, named by number and LID. */
+const ANN_SENDER = { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false };
+/** What every message from Ann in the 1:1 chat carries, before its type and content. */
+const fromAnn = (id: unknown = expect.any(String)) => ({
+  id,
+  time: expect.any(String),
+  chatId: ANN,
+  sender: ANN_SENDER,
+  isGroup: false,
+  isStatus: false,
+});
 
 type EventPair = [string, Record<string, unknown>];
 
@@ -332,12 +343,7 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       expect(events.at(-1)).toEqual([
         'message',
         {
-          id: expect.any(String),
-          time: expect.any(String),
-          chatId: ANN,
-          sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
-          isGroup: false,
-          isStatus: false,
+          ...fromAnn(),
           type: 'text',
           text: 'Hi from Ann',
         },
@@ -362,7 +368,7 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       );
       const receipt = (receiptType: string) => ({
         chatId: ANN,
-        sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+        sender: ANN_SENDER,
         messageSender: { id: `${ME}@s.whatsapp.net`, lid: realLid, phone: ME, isMe: true },
         isGroup: false,
         messageIds: [realId],
@@ -562,7 +568,7 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
             {
               id: realTheirs,
               chatId: ANN,
-              sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+              sender: ANN_SENDER,
               isStatus: false,
               isDeletedForAll: true,
               isDeletedForMe: false,
@@ -600,12 +606,7 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
           [
             'message',
             {
-              id: expect.not.stringMatching(realTheirs),
-              time: expect.any(String),
-              chatId: ANN,
-              sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
-              isGroup: false,
-              isStatus: false,
+              ...fromAnn(expect.not.stringMatching(realTheirs)),
               type: 'text',
               text: 'at 10',
               isEdit: true,
@@ -631,12 +632,7 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
         [
           'message',
           {
-            id: expect.any(String),
-            time: expect.any(String),
-            chatId: ANN,
-            sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
-            isGroup: false,
-            isStatus: false,
+            ...fromAnn(),
             type: 'text',
             text: 'by LID',
           },
@@ -659,7 +655,7 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
           'message_read',
           {
             chatId: ANN,
-            sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+            sender: ANN_SENDER,
             messageSender: { id: `${ME}@s.whatsapp.net`, lid: realLid, phone: ME, isMe: true },
             isGroup: false,
             messageIds: [realId],

@@ -373,48 +373,23 @@ describe('users', () => {
         picture: true,
         privacy: { status: 'contacts', profile: 'none' },
       });
-      expect((await http.get(`/users/${PRIVATE}/profile`, headers())).body).toEqual({
-        id: jid(PRIVATE),
-        phone: PRIVATE,
+      // What anyone may see: who it is and its push name.
+      const publicProfile = (phone: string, pushName: string) => ({
+        id: jid(phone),
+        phone,
         isInWhatsApp: true,
-        pushName: 'Priya',
+        pushName,
         isVerified: false,
       });
-      await register({
-        phone: FRIEND,
-        pushName: 'Fred',
-        about: 'Friends only',
-        picture: true,
-        savedYou: true,
-        privacy: { status: 'contacts', profile: 'contact_blacklist' },
-      });
+      expect((await http.get(`/users/${PRIVATE}/profile`, headers())).body).toEqual(publicProfile(PRIVATE, 'Priya'));
+      const fred = { phone: FRIEND, pushName: 'Fred', about: 'Friends only', picture: true, savedYou: true };
+      await register({ ...fred, privacy: { status: 'contacts', profile: 'contact_blacklist' } });
       const friend = (await http.get(`/users/${FRIEND}/profile`, headers())).body as Record<string, unknown>;
-      expect(friend).toEqual({
-        id: jid(FRIEND),
-        phone: FRIEND,
-        isInWhatsApp: true,
-        pushName: 'Fred',
-        status: 'Friends only',
-        pictureId: friend.pictureId,
-        isVerified: false,
-      });
+      expect(friend).toEqual({ ...publicProfile(FRIEND, 'Fred'), status: 'Friends only', pictureId: friend.pictureId });
       expect(friend.pictureId).toMatch(/^\d+$/);
       // `none` hides even from people the user saved.
-      await register({
-        phone: FRIEND,
-        pushName: 'Fred',
-        about: 'Friends only',
-        picture: true,
-        savedYou: true,
-        privacy: { profile: 'none', status: 'none' },
-      });
-      expect((await http.get(`/users/${FRIEND}/profile`, headers())).body).toEqual({
-        id: jid(FRIEND),
-        phone: FRIEND,
-        isInWhatsApp: true,
-        pushName: 'Fred',
-        isVerified: false,
-      });
+      await register({ ...fred, privacy: { profile: 'none', status: 'none' } });
+      expect((await http.get(`/users/${FRIEND}/profile`, headers())).body).toEqual(publicProfile(FRIEND, 'Fred'));
     });
 
     it('answers 404 for a number not on the network', async () => {

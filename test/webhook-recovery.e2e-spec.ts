@@ -62,6 +62,33 @@ describe('webhook recovery', () => {
     return acked;
   }
 
+  /**
+   * A hooked instance whose receiver at `path` is down (until `outage.down` is set false), three inbound text
+   * messages sent to it meanwhile, and their event ids once logged.
+   */
+  async function messagesWhileDown(http: Http, customer: Customer, path: string, texts: string[]) {
+    const outage = { down: false };
+    const acked = acknowledging(path, () => outage.down);
+    const instance = await hookedInstance(http, customer, path);
+    outage.down = true;
+    const since = new Date().toISOString();
+    for (const text of texts) {
+      expect((await http.post('/sandbox/inbound', { from: '447700900123', type: 'text', text }, headersOf(instance))).status).toBe(201);
+    }
+    const ids = await eventually(
+      async () =>
+        (
+          (await http.get('/events?limit=1000', headersOf(instance))).body as {
+            items: { event: { eventId: string; eventType: string } }[];
+          }
+        ).items
+          .filter((item) => item.event.eventType === 'message')
+          .map((item) => item.event.eventId),
+      (found) => found.length === texts.length,
+    );
+    return { outage, acked, instance, since, ids };
+  }
+
   describe('with the default retry schedule (at once, 5 s, 5 min, ...)', () => {
     let api: RunningApi;
     let worker: AppProcess;
@@ -128,25 +155,7 @@ describe('webhook recovery', () => {
 
     it('POST /events/redeliver {state: "pending"} makes the waiting deliveries since a time due now and answers their count', async () => {
       const path = '/hooks/pending';
-      let down = false;
-      const acked = acknowledging(path, () => down);
-      const instance = await hookedInstance(http, customer, path);
-      down = true;
-      const since = new Date().toISOString();
-      for (const text of ['a', 'b', 'c']) {
-        expect((await http.post('/sandbox/inbound', { from: '447700900123', type: 'text', text }, headersOf(instance))).status).toBe(201);
-      }
-      const ids = await eventually(
-        async () =>
-          (
-            (await http.get('/events?limit=1000', headersOf(instance))).body as {
-              items: { event: { eventId: string; eventType: string } }[];
-            }
-          ).items
-            .filter((item) => item.event.eventType === 'message')
-            .map((item) => item.event.eventId),
-        (found) => found.length === 3,
-      );
+      const { acked, instance, since, ids } = await messagesWhileDown(http, customer, path, ['a', 'b', 'c']);
       // Each waits out its backoff after two failures (at once, then 5 s).
       for (const id of ids) {
         await eventually(
@@ -189,25 +198,7 @@ describe('webhook recovery', () => {
 
     it('POST /events/redeliver {state: "failed"} sends every failed delivery since a time again, same webhook-id; bad bodies are 400', async () => {
       const path = '/hooks/failed';
-      let down = false;
-      const acked = acknowledging(path, () => down);
-      const instance = await hookedInstance(http, customer, path);
-      down = true;
-      const since = new Date().toISOString();
-      for (const text of ['x', 'y', 'z']) {
-        expect((await http.post('/sandbox/inbound', { from: '447700900123', type: 'text', text }, headersOf(instance))).status).toBe(201);
-      }
-      const ids = await eventually(
-        async () =>
-          (
-            (await http.get('/events?limit=1000', headersOf(instance))).body as {
-              items: { event: { eventId: string; eventType: string } }[];
-            }
-          ).items
-            .filter((item) => item.event.eventType === 'message')
-            .map((item) => item.event.eventId),
-        (found) => found.length === 3,
-      );
+      const { outage, acked, instance, since, ids } = await messagesWhileDown(http, customer, path, ['x', 'y', 'z']);
       for (const id of ids) {
         await eventually(
           async () => ((await http.get(`/events/${id}/deliveries`, headersOf(instance))).body as DeliveryReport).state,
@@ -232,7 +223,7 @@ describe('webhook recovery', () => {
       );
       expect({ status: later.status, body: later.body as unknown }).toEqual({ status: 202, body: { count: 0 } });
 
-      down = false;
+      outage.down = false;
       const redelivered = await http.post('/events/redeliver', { since, state: 'failed' }, headersOf(instance));
       expect({ status: redelivered.status, body: redelivered.body as unknown }).toEqual({ status: 202, body: { count: 3 } });
       await eventually(

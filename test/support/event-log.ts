@@ -23,6 +23,17 @@ export async function eventLog(instanceId: string): Promise<LoggedEvent[]> {
   }
 }
 
+/** An instance's logged events of one type, after `seq` (all of them by default). */
+export async function eventsOfType(instanceId: string, type: string, after = 0): Promise<LoggedEvent[]> {
+  return (await eventLog(instanceId)).filter((event) => event.eventType === type && Number(event.seq) > after);
+}
+
+/** The seq of an instance's last logged event; 0 while there is none. */
+export async function lastSeqOf(instanceId: string): Promise<number> {
+  const log = await eventLog(instanceId);
+  return log.length === 0 ? 0 : Number(log[log.length - 1].seq);
+}
+
 /** How a polled value reads in a failure message: JSON, with sets and maps spelled out, cut to a readable length. */
 function describeSeen(value: unknown): string {
   let shown: string;

@@ -32,6 +32,11 @@ export interface InstanceWorld {
   operations(instance: CreatedInstance): Promise<{ name: string; args: Record<string, unknown>; at: string }[]>;
 }
 
+/** The arguments of the operations named `name` the simulated network carried out for the instance, in order. */
+export async function operationsNamed(world: InstanceWorld, instance: CreatedInstance, name: string): Promise<Record<string, unknown>[]> {
+  return (await world.operations(instance)).filter((operation) => operation.name === name).map((operation) => operation.args);
+}
+
 export function waitForStatus(http: Http, instance: CreatedInstance, check: (status: Status) => boolean): Promise<Status> {
   return eventually(async () => (await http.get('/session/status', headersOf(instance))).body as Status, check);
 }

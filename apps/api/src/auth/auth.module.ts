@@ -6,29 +6,19 @@ import { AdminKeyGuard, CustomerKeyGuard, DashboardSessionGuard, InstanceKeyGuar
 import { KeyResolver } from './key-resolver';
 import { RateLimits } from './rate-limits';
 
+/** Everything authentication needs, all of it available to every module. */
+const AUTH_PROVIDERS = [
+  KeyResolver,
+  RateLimits,
+  DashboardSessions,
+  Authenticator,
+  CredentialsBeforeBody,
+  CustomerKeyGuard,
+  InstanceKeyGuard,
+  DashboardSessionGuard,
+  AdminKeyGuard,
+];
+
 @Global()
-@Module({
-  providers: [
-    KeyResolver,
-    RateLimits,
-    DashboardSessions,
-    Authenticator,
-    CredentialsBeforeBody,
-    CustomerKeyGuard,
-    InstanceKeyGuard,
-    DashboardSessionGuard,
-    AdminKeyGuard,
-  ],
-  exports: [
-    KeyResolver,
-    RateLimits,
-    DashboardSessions,
-    Authenticator,
-    CredentialsBeforeBody,
-    CustomerKeyGuard,
-    InstanceKeyGuard,
-    DashboardSessionGuard,
-    AdminKeyGuard,
-  ],
-})
+@Module({ providers: AUTH_PROVIDERS, exports: AUTH_PROVIDERS })
 export class AuthModule {}

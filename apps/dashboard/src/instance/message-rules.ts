@@ -19,22 +19,8 @@ import {
   charCount,
 } from '@contracts/message-limits';
 
-export const LIMITS = {
-  MAX_BUTTON_ID_CHARS,
-  MAX_BUTTON_TEXT_CHARS,
-  MAX_BUTTONS,
-  MAX_INTERACTIVE_FOOTER_CHARS,
-  MAX_INTERACTIVE_HEADER_CHARS,
-  MAX_INTERACTIVE_TEXT_CHARS,
-  MAX_LIST_BUTTON_TEXT_CHARS,
-  MAX_ROW_DESCRIPTION_CHARS,
-  MAX_ROW_ID_CHARS,
-  MAX_ROW_TITLE_CHARS,
-  MAX_ROWS_TOTAL,
-  MAX_SECTION_TITLE_CHARS,
-  MAX_SECTIONS,
-  MAX_TEXT_CHARS,
-};
+/** Every limit by name, for the composer's counters. */
+export * as LIMITS from '@contracts/message-limits';
 
 export interface ReplyButtonDraft {
   id: string;

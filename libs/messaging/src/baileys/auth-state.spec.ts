@@ -1,46 +1,23 @@
 import type { NetworkKeyWrite } from '@app/database';
-import { loadAuthState, type AuthStore } from './auth-state';
+import { loadAuthState } from './auth-state';
 import { bufferJson } from './buffer-json';
+import { MemoryAuthStore } from './testing/memory-auth-store';
 
-class MemoryStore implements AuthStore {
-  creds: string | null = null;
-  readonly rows = new Map<string, string>();
+/** The in-memory store, also recording every key batch and credentials save; its first save is slow. */
+class MemoryStore extends MemoryAuthStore {
   readonly writes: NetworkKeyWrite[][] = [];
   readonly credentialSaves: string[] = [];
 
-  credentials(): Promise<string | null> {
-    return Promise.resolve(this.creds);
-  }
-
-  async saveCredentials(_instanceId: string, json: string): Promise<void> {
+  override async saveCredentials(instanceId: string, json: string): Promise<void> {
     // The first save is slow: a later save must still land after it.
     if (this.credentialSaves.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     this.credentialSaves.push(json);
-    this.creds = json;
+    await super.saveCredentials(instanceId, json);
   }
 
-  keys(_instanceId: string, type: string, ids: string[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    for (const id of ids) {
-      const value = this.rows.get(`${type}/${id}`);
-      if (value !== undefined) found.set(id, value);
-    }
-    return Promise.resolve(found);
-  }
-
-  writeKeys(_instanceId: string, writes: NetworkKeyWrite[]): Promise<void> {
+  override writeKeys(instanceId: string, writes: NetworkKeyWrite[]): Promise<void> {
     this.writes.push(writes);
-    for (const write of writes) {
-      if (write.value === null) this.rows.delete(`${write.type}/${write.id}`);
-      else this.rows.set(`${write.type}/${write.id}`, write.value);
-    }
-    return Promise.resolve();
-  }
-
-  clear(): Promise<void> {
-    this.creds = null;
-    this.rows.clear();
-    return Promise.resolve();
+    return super.writeKeys(instanceId, writes);
   }
 }
 

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsDefined, IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
 import { MAX_PASSWORD_LENGTH } from '../passwords';
@@ -29,14 +29,8 @@ export class AcceptLinkDto {
   password!: string;
 }
 
-export class InviteUserDto {
-  @IsDefined(REQUIRED)
-  @Transform(lowerCased)
-  @IsString()
-  @MaxLength(254, { message: 'must be at most 254 characters' })
-  @IsEmail({}, { message: 'must be an email address' })
-  email!: string;
-}
+/** The same email rules as signing in. */
+export class InviteUserDto extends PickType(SignInDto, ['email'] as const) {}
 
 /** Who is signed in. */
 export class DashboardUserDto {

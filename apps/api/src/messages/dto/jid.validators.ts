@@ -1,6 +1,8 @@
-import { ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
+import { applyDecorators } from '@nestjs/common';
+import { IsDefined, IsString, ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
 import { normaliseUserId } from '@app/contracts';
 import { CHAT_ID, Follows, NormalisedBy, type InputRule } from '../../common/validators';
+import { REQUIRED } from './message.validators';
 
 /**
  * A person, without the device part some sources add (`4155550123:12@s.whatsapp.net`, as in the reference API's
@@ -37,6 +39,12 @@ export function IsUserId(options?: ValidationOptions): PropertyDecorator {
 
 /** Services receive JIDs: a bare number becomes `<digits>@s.whatsapp.net`, surrounding spaces go. Works on arrays too. */
 export const ToChatJid = (): PropertyDecorator => NormalisedBy(CHAT_ID);
+
+/**
+ * A required chat field (`to`, `chatId`): a user JID, group JID, LID or international number, normalised to a JID. In the
+ * order the stacked `@IsDefined(REQUIRED) @IsString() @IsChatId() @ToChatJid()` applies (bottom-up), so errors read the same.
+ */
+export const ChatField = (): PropertyDecorator => applyDecorators(ToChatJid(), IsChatId(), IsString(), IsDefined(REQUIRED));
 
 /** As `ToChatJid`, for fields that name a person; also drops a device part. Group JIDs are left for `IsUserId` to refuse. */
 export const ToUserJid = (): PropertyDecorator => NormalisedBy(PERSON);

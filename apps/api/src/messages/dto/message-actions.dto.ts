@@ -16,8 +16,8 @@ import {
   type PinExpiration,
   type SendReceiptType as ReceiptType,
 } from '@app/contracts';
-import { IsChatId, IsUserId, ToChatJid, ToUserJid } from './jid.validators';
-import { IsDateTime, IsNotBlank, MaxChars, REQUIRED, charCount } from './message.validators';
+import { IsUserId, ToUserJid, ChatField } from './jid.validators';
+import { IsDateTime, REQUIRED, charCount, RequiredText } from './message.validators';
 import { SendOptionsDto } from './send-options.dto';
 import { MAX_TEXT_CHARS } from './send-text.dto';
 
@@ -70,20 +70,14 @@ export class EditMessageDto extends PickType(SendOptionsDto, ['mentions', 'ephem
    * Chat of the message: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   to!: string;
 
   /**
    * The new text.
    * @example "Updated message"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsNotBlank()
-  @MaxChars(MAX_TEXT_CHARS)
+  @RequiredText(MAX_TEXT_CHARS)
   text!: string;
 }
 
@@ -93,10 +87,7 @@ export class MessageRefDto {
    * Chat of the message: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   chatId!: string;
 
   /**
@@ -119,10 +110,7 @@ export class DeleteMessageForMeDto {
    * Chat of the message: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   chatId!: string;
 
   /** Who sent the message: a user JID, LID or international number (normalised to a JID). */
@@ -153,10 +141,7 @@ export class SendReactionDto {
    * Chat of the message: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   to!: string;
 
   /** Who sent the message reacted to (needed in groups): a user JID, LID or international number. */

@@ -1,7 +1,17 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { ValidateBy, buildMessage, isISO8601, type ValidationArguments, type ValidationOptions } from 'class-validator';
+import {
+  IsDefined,
+  IsOptional,
+  IsString,
+  ValidateBy,
+  ValidateIf,
+  buildMessage,
+  isISO8601,
+  type ValidationArguments,
+  type ValidationOptions,
+} from 'class-validator';
 import { charCount, MAX_URL_CHARS } from '@app/contracts';
 
 export const REQUIRED = { message: 'is required' };
@@ -29,6 +39,34 @@ export function MaxChars(max: number, options?: ValidationOptions): PropertyDeco
     ApiProperty({ maxLength: max }),
   );
 }
+
+// The two text fields every message DTO has. applyDecorators runs them in the order given, which is the order the stacked
+// form (`@IsDefined(REQUIRED) @IsString() @IsNotBlank() @MaxChars(max)`) applies them in: bottom-up. Errors and the
+// schema come out the same.
+
+/** A required string that says something (not blank), at most `max` characters. */
+export const RequiredText = (max: number): PropertyDecorator =>
+  applyDecorators(MaxChars(max), IsNotBlank(), IsString(), IsDefined(REQUIRED));
+
+/** An optional string of at most `max` characters. */
+export const OptionalText = (max: number): PropertyDecorator => applyDecorators(MaxChars(max), IsString(), IsOptional());
+
+/**
+ * The file of a media body (messages and status posts), in the stacked order (bottom-up) of the two fields' rules:
+ * `url`, required unless `data` is given and never with it, an http(s) URL of at most MAX_URL_CHARS ...
+ */
+export const MediaUrlField = (): PropertyDecorator =>
+  applyDecorators(
+    ExclusiveWith('data'),
+    IsHttpUrl(),
+    MaxChars(MAX_URL_CHARS),
+    IsString(),
+    IsDefined({ message: 'or data is required' }),
+    ValidateIf((body: { url?: unknown; data?: unknown }) => body.url != null || body.data == null),
+  );
+
+/** ... and `data`, the file itself, base64-encoded. */
+export const MediaDataField = (): PropertyDecorator => applyDecorators(IsBase64Data(), IsString(), IsOptional());
 
 /** Required text must say something: the empty string and whitespace alone are refused. */
 export function IsNotBlank(options?: ValidationOptions): PropertyDecorator {

@@ -18,8 +18,18 @@ import {
   type ValidationArguments,
   type ValidationOptions,
 } from 'class-validator';
-import { IsChatId, ToChatJid } from './jid.validators';
-import { IsHttpUrl, IsNotBlank, IsUniqueAmongPeers, LinkPeers, MAX_URL_CHARS, MaxChars, REQUIRED } from './message.validators';
+import { ChatField } from './jid.validators';
+import {
+  IsHttpUrl,
+  IsNotBlank,
+  IsUniqueAmongPeers,
+  LinkPeers,
+  MAX_URL_CHARS,
+  MaxChars,
+  REQUIRED,
+  RequiredText,
+  OptionalText,
+} from './message.validators';
 
 import {
   BUTTON_TYPES,
@@ -77,10 +87,7 @@ export class InteractiveButtonDto {
    * Label.
    * @example "Yes"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsNotBlank()
-  @MaxChars(MAX_BUTTON_TEXT_CHARS)
+  @RequiredText(MAX_BUTTON_TEXT_CHARS)
   text!: string;
 
   /**
@@ -136,32 +143,22 @@ export class SendButtonsDto {
    * Recipient: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   to!: string;
 
   /**
    * Message body.
    * @example "Do you confirm the booking?"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsNotBlank()
-  @MaxChars(MAX_INTERACTIVE_TEXT_CHARS)
+  @RequiredText(MAX_INTERACTIVE_TEXT_CHARS)
   text!: string;
 
   /** Text shown above the body. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_INTERACTIVE_HEADER_CHARS)
+  @OptionalText(MAX_INTERACTIVE_HEADER_CHARS)
   header?: string;
 
   /** Text shown below the body. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_INTERACTIVE_FOOTER_CHARS)
+  @OptionalText(MAX_INTERACTIVE_FOOTER_CHARS)
   footer?: string;
 
   /** Show an AI badge (1:1 chats only; ignored in groups). */

@@ -1,6 +1,6 @@
 import { IsDefined, IsOptional, IsString, ValidateBy, ValidateIf, buildMessage, type ValidationOptions } from 'class-validator';
-import { IsChatId, ToChatJid } from './jid.validators';
-import { IsNotBlank, MaxChars, REQUIRED } from './message.validators';
+import { ChatField } from './jid.validators';
+import { IsNotBlank, MaxChars } from './message.validators';
 import { SendOptionsDto } from './send-options.dto';
 
 export const MAX_DISPLAY_NAME_CHARS = 256;
@@ -26,10 +26,7 @@ export class SendContactDto extends SendOptionsDto {
    * Recipient: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   to!: string;
 
   /**

@@ -1,6 +1,6 @@
 import { IsDefined, IsOptional, IsString } from 'class-validator';
-import { IsChatId, ToChatJid } from './jid.validators';
-import { IsBase64Data, IsHttpUrl, IsNotBlank, MAX_URL_CHARS, MaxChars, REQUIRED } from './message.validators';
+import { ChatField } from './jid.validators';
+import { IsBase64Data, IsHttpUrl, MAX_URL_CHARS, MaxChars, REQUIRED, RequiredText, OptionalText } from './message.validators';
 import { SendOptionsDto } from './send-options.dto';
 import { MAX_TEXT_CHARS } from './send-text.dto';
 
@@ -13,20 +13,14 @@ export class SendLinkDto extends SendOptionsDto {
    * Recipient: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   to!: string;
 
   /**
    * Message text sent with the link.
    * @example "Worth a read"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsNotBlank()
-  @MaxChars(MAX_TEXT_CHARS)
+  @RequiredText(MAX_TEXT_CHARS)
   text!: string;
 
   /**
@@ -40,15 +34,11 @@ export class SendLinkDto extends SendOptionsDto {
   url!: string;
 
   /** Preview title. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_LINK_TITLE_CHARS)
+  @OptionalText(MAX_LINK_TITLE_CHARS)
   title?: string;
 
   /** Preview description. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_LINK_DESCRIPTION_CHARS)
+  @OptionalText(MAX_LINK_DESCRIPTION_CHARS)
   description?: string;
 
   /** Preview image: a JPEG, base64-encoded. */

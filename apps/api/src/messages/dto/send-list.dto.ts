@@ -16,8 +16,8 @@ import {
   type ValidationArguments,
   type ValidationOptions,
 } from 'class-validator';
-import { IsChatId, ToChatJid } from './jid.validators';
-import { IsNotBlank, IsUniqueAmongPeers, LinkPeers, MaxChars, REQUIRED, peersOf } from './message.validators';
+import { ChatField } from './jid.validators';
+import { IsNotBlank, IsUniqueAmongPeers, LinkPeers, MaxChars, REQUIRED, peersOf, RequiredText, OptionalText } from './message.validators';
 import {
   MAX_INTERACTIVE_FOOTER_CHARS,
   MAX_INTERACTIVE_HEADER_CHARS,
@@ -95,16 +95,11 @@ export class ListRowDto {
   /**
    * @example "9:00"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsNotBlank()
-  @MaxChars(MAX_ROW_TITLE_CHARS)
+  @RequiredText(MAX_ROW_TITLE_CHARS)
   title!: string;
 
   /** Second line under the title. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_ROW_DESCRIPTION_CHARS)
+  @OptionalText(MAX_ROW_DESCRIPTION_CHARS)
   description?: string;
 }
 
@@ -135,42 +130,29 @@ export class SendListDto {
    * Recipient: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   to!: string;
 
   /**
    * Message body.
    * @example "Pick a time slot"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsNotBlank()
-  @MaxChars(MAX_INTERACTIVE_TEXT_CHARS)
+  @RequiredText(MAX_INTERACTIVE_TEXT_CHARS)
   text!: string;
 
   /** Text shown above the body. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_INTERACTIVE_HEADER_CHARS)
+  @OptionalText(MAX_INTERACTIVE_HEADER_CHARS)
   header?: string;
 
   /** Text shown below the body. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_INTERACTIVE_FOOTER_CHARS)
+  @OptionalText(MAX_INTERACTIVE_FOOTER_CHARS)
   footer?: string;
 
   /**
    * Label of the single button that opens the list.
    * @example "See slots"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsNotBlank()
-  @MaxChars(MAX_LIST_BUTTON_TEXT_CHARS)
+  @RequiredText(MAX_LIST_BUTTON_TEXT_CHARS)
   buttonText!: string;
 
   /** Show an AI badge (1:1 chats only; ignored in groups). */

@@ -1,6 +1,6 @@
 import { IsDefined, IsNumber, IsOptional, IsString, Max, Min } from 'class-validator';
-import { IsChatId, ToChatJid } from './jid.validators';
-import { IsHttpUrl, MAX_URL_CHARS, MaxChars, REQUIRED } from './message.validators';
+import { ChatField } from './jid.validators';
+import { IsHttpUrl, MAX_URL_CHARS, MaxChars, REQUIRED, OptionalText } from './message.validators';
 import { EphemeralOptionDto } from './send-options.dto';
 
 export const MAX_LOCATION_NAME_CHARS = 256;
@@ -15,10 +15,7 @@ export class SendLocationDto extends EphemeralOptionDto {
    * Recipient: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   to!: string;
 
   /**
@@ -42,15 +39,11 @@ export class SendLocationDto extends EphemeralOptionDto {
   longitude!: number;
 
   /** Name of the place. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_LOCATION_NAME_CHARS)
+  @OptionalText(MAX_LOCATION_NAME_CHARS)
   name?: string;
 
   /** Address of the place. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_LOCATION_ADDRESS_CHARS)
+  @OptionalText(MAX_LOCATION_ADDRESS_CHARS)
   address?: string;
 
   /** http(s) link about the place. */

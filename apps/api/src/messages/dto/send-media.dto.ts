@@ -1,6 +1,6 @@
-import { IsBoolean, IsDefined, IsOptional, IsString, ValidateBy, ValidateIf, buildMessage, type ValidationOptions } from 'class-validator';
-import { IsChatId, ToChatJid } from './jid.validators';
-import { ExclusiveWith, IsBase64Data, IsHttpUrl, IsNotBlank, MAX_URL_CHARS, MaxChars, REQUIRED } from './message.validators';
+import { IsBoolean, IsOptional, IsString, ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
+import { ChatField } from './jid.validators';
+import { MediaDataField, MediaUrlField, OptionalText, RequiredText } from './message.validators';
 import { SendOptionsDto } from './send-options.dto';
 
 export const MAX_CAPTION_CHARS = 1024;
@@ -37,28 +37,18 @@ export class MediaSendDto extends SendOptionsDto {
    * Recipient: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   to!: string;
 
   /**
    * http(s) URL the gateway downloads the file from (public addresses only, at most 50 MB). Not with `data`.
    * @example "https://example.com/file.jpg"
    */
-  @ValidateIf((body: MediaSendDto) => body.url != null || body.data == null)
-  @IsDefined({ message: 'or data is required' })
-  @IsString()
-  @MaxChars(MAX_URL_CHARS)
-  @IsHttpUrl()
-  @ExclusiveWith('data')
+  @MediaUrlField()
   url?: string;
 
   /** The file itself, base64-encoded (standard alphabet, no `data:` prefix, no line breaks). Not with `url`. */
-  @IsOptional()
-  @IsString()
-  @IsBase64Data()
+  @MediaDataField()
   data?: string;
 }
 
@@ -71,9 +61,7 @@ export class SendImageDto extends MediaSendDto {
   mimeType?: string;
 
   /** Text shown under the image. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_CAPTION_CHARS)
+  @OptionalText(MAX_CAPTION_CHARS)
   caption?: string;
 
   /** Let the recipient open it once only. */
@@ -91,9 +79,7 @@ export class SendVideoDto extends MediaSendDto {
   mimeType?: string;
 
   /** Text shown under the video. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_CAPTION_CHARS)
+  @OptionalText(MAX_CAPTION_CHARS)
   caption?: string;
 
   /** Let the recipient open it once only. */
@@ -136,10 +122,7 @@ export class SendDocumentDto extends MediaSendDto {
    * File name shown to the recipient.
    * @example "report.pdf"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsNotBlank()
-  @MaxChars(MAX_FILENAME_CHARS)
+  @RequiredText(MAX_FILENAME_CHARS)
   filename!: string;
 
   /** MIME type; detected from the file when omitted. */
@@ -149,9 +132,7 @@ export class SendDocumentDto extends MediaSendDto {
   mimeType?: string;
 
   /** Text shown under the document. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_CAPTION_CHARS)
+  @OptionalText(MAX_CAPTION_CHARS)
   caption?: string;
 }
 

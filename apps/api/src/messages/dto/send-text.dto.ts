@@ -1,7 +1,7 @@
 import { IsDefined, IsOptional, IsString, ValidateIf } from 'class-validator';
 import { MAX_TEXT_CHARS } from '@app/contracts';
-import { IsChatId, ToChatJid } from './jid.validators';
-import { ExclusiveWith, IsNotBlank, MaxChars, REQUIRED } from './message.validators';
+import { ChatField } from './jid.validators';
+import { ExclusiveWith, IsNotBlank, MaxChars } from './message.validators';
 import { SendOptionsDto } from './send-options.dto';
 
 export { MAX_TEXT_CHARS };
@@ -12,10 +12,7 @@ export class SendTextDto extends SendOptionsDto {
    * Recipient: a user JID, group JID, LID or international number (normalised to a JID).
    * @example "14155550123@s.whatsapp.net"
    */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsChatId()
-  @ToChatJid()
+  @ChatField()
   to!: string;
 
   /**

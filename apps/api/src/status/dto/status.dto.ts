@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsOptional, IsString, ValidateIf } from 'class-validator';
-import { REQUIRED } from '../../common/validators';
-import { ExclusiveWith, IsBase64Data, IsHttpUrl, IsNotBlank, MAX_URL_CHARS, MaxChars } from '../../messages/dto/message.validators';
+import { IsOptional, IsString } from 'class-validator';
+import { MediaDataField, MediaUrlField, OptionalText, RequiredText } from '../../messages/dto/message.validators';
 import { IsMimeType, MAX_CAPTION_CHARS } from '../../messages/dto/send-media.dto';
 
 /** The network's limit on the text of a text status. */
@@ -21,10 +20,7 @@ export class StatusPrivacyDto {
 /** `POST /status/text`. */
 export class PostTextStatusDto {
   /** @example "Back on Monday" */
-  @IsDefined(REQUIRED)
-  @IsString()
-  @IsNotBlank()
-  @MaxChars(MAX_STATUS_TEXT_CHARS)
+  @RequiredText(MAX_STATUS_TEXT_CHARS)
   text!: string;
 }
 
@@ -34,24 +30,15 @@ abstract class PostMediaStatusDto {
    * http(s) URL the file is downloaded from (public addresses only, at most 50 MB). Not with `data`.
    * @example "https://example.com/photo.jpg"
    */
-  @ValidateIf((body: PostMediaStatusDto) => body.url != null || body.data == null)
-  @IsDefined({ message: 'or data is required' })
-  @IsString()
-  @MaxChars(MAX_URL_CHARS)
-  @IsHttpUrl()
-  @ExclusiveWith('data')
+  @MediaUrlField()
   url?: string;
 
   /** The file, base64-encoded (standard alphabet, no `data:` prefix, no line breaks). Not with `url`. */
-  @IsOptional()
-  @IsString()
-  @IsBase64Data()
+  @MediaDataField()
   data?: string;
 
   /** Text shown under the post. */
-  @IsOptional()
-  @IsString()
-  @MaxChars(MAX_CAPTION_CHARS)
+  @OptionalText(MAX_CAPTION_CHARS)
   caption?: string;
 }
 

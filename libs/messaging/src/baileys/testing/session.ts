@@ -1,66 +1,20 @@
-import type { AuthenticationCreds } from '@whiskeysockets/baileys';
-import type { NetworkKeyWrite, NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
+import type { NetworkMessageRecord, NetworkMessageRepository } from '@app/database';
 import type { CloseReason, SessionHooks } from '../../driver';
-import type { AuthStore } from '../auth-state';
 import type { BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort } from '../baileys-context';
 import { bufferJson } from '../buffer-json';
 import { BaileysSession } from '../session/baileys-session';
 import type { BaileysLogger } from '../session/baileys-settings';
 import { WebVersion } from '../session/web-version';
 import { fakeLibrary } from './library';
+import { MemoryAuthStore } from './memory-auth-store';
 import { freshCreds, pairedCredsUpdate } from './socket';
+
+export { MemoryAuthStore };
 
 export const INSTANCE_ID = 'ins_1';
 export const DEVICE_JID = '447700900123:4@s.whatsapp.net';
 export const DEVICE_LID = '201234567890123:4@lid';
 export const WS_URL = 'ws://127.0.0.1:9/ws/chat';
-
-/** NetworkAuthRepository's behaviour, in memory: what the session saved, and whether it was cleared. */
-export class MemoryAuthStore implements AuthStore {
-  creds: string | null = null;
-  readonly rows = new Map<string, string>();
-  readonly cleared: string[] = [];
-  /** How long a credentials write takes (PostgreSQL is not instant). */
-  saveDelayMs = 0;
-
-  credentials(): Promise<string | null> {
-    return Promise.resolve(this.creds);
-  }
-
-  async saveCredentials(_instanceId: string, json: string): Promise<void> {
-    if (this.saveDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.saveDelayMs));
-    this.creds = json;
-  }
-
-  keys(_instanceId: string, type: string, ids: string[]): Promise<Map<string, string>> {
-    const found = new Map<string, string>();
-    for (const id of ids) {
-      const value = this.rows.get(`${type}/${id}`);
-      if (value !== undefined) found.set(id, value);
-    }
-    return Promise.resolve(found);
-  }
-
-  writeKeys(_instanceId: string, writes: NetworkKeyWrite[]): Promise<void> {
-    for (const write of writes) {
-      if (write.value === null) this.rows.delete(`${write.type}/${write.id}`);
-      else this.rows.set(`${write.type}/${write.id}`, write.value);
-    }
-    return Promise.resolve();
-  }
-
-  clear(instanceId: string): Promise<void> {
-    this.cleared.push(instanceId);
-    this.creds = null;
-    this.rows.clear();
-    return Promise.resolve();
-  }
-
-  /** The saved credentials as Baileys would load them. */
-  saved(): AuthenticationCreds | null {
-    return this.creds === null ? null : bufferJson.parse<AuthenticationCreds>(this.creds);
-  }
-}
 
 export interface LogLine {
   level: 'trace' | 'debug' | 'info' | 'warn' | 'error';
