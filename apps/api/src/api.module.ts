@@ -8,6 +8,7 @@ import { AdminModule } from './admin/admin.module';
 import { AuthModule } from './auth/auth.module';
 import { CallsModule } from './calls/calls.module';
 import { ChatsModule } from './chats/chats.module';
+import { RouteIndex } from './http/route-index';
 import { GroupsModule } from './groups/groups.module';
 import { CommunitiesModule } from './communities/communities.module';
 import { ContactsModule } from './contacts/contacts.module';
@@ -59,6 +60,7 @@ export class ApiModule {
         // The sandbox control surface does not exist at all when the operator switches test mode off.
         ...(config.sandboxEnabled ? [SandboxModule] : []),
       ],
+      providers: [RouteIndex],
     };
   }
 }

@@ -31,6 +31,8 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.useLogger(app.get(Logger));
   app.set('trust proxy', config.trustProxy);
   app.disable('x-powered-by');
+  // Every answer outside the static files is `Cache-Control: no-store`, so an ETag (a SHA-1 of each body) buys nothing.
+  app.set('etag', false);
   app.use(securityHeaders());
   app.use(dashboardRouter(dashboardDirectory()));
   app.use(app.get(CredentialsBeforeBody).handler(MEDIA_ROUTES));

@@ -47,6 +47,17 @@ function isAppRoute(path: string): boolean {
  * reload or a shared link (an invite) opens the right page. `/` redirects there. Only GET and HEAD are answered.
  */
 export function dashboardRouter(directory: string | null): RequestHandler {
+  const router = dashboardRoutes(directory);
+  // Every API request passes here: only `/` and `/dashboard...` enter the router (the `/dashboard` prefix is matched
+  // case-insensitively, as the router's own routes are).
+  return (req, res, next) => {
+    const path = req.path;
+    if (path === '/' || path.slice(0, DASHBOARD_PATH.length).toLowerCase() === DASHBOARD_PATH) router(req, res, next);
+    else next();
+  };
+}
+
+function dashboardRoutes(directory: string | null): express.Router {
   const router = express.Router();
   router.get('/', (_req, res) => res.redirect(302, `${DASHBOARD_PATH}/`));
   if (!directory) {

@@ -1,6 +1,7 @@
 import express from 'express';
+import helmet from 'helmet';
 import request from 'supertest';
-import { securityHeaders } from './security-headers';
+import { API_POLICY, SECURITY_HEADER_POLICIES, securityHeaders } from './security-headers';
 
 function appWith(...args: Parameters<typeof securityHeaders>): express.Express {
   const app = express();
@@ -28,5 +29,23 @@ describe('securityHeaders', () => {
       expect(response.headers['cache-control']).toBe('no-store');
       expect(response.headers['x-content-type-options']).toBe('nosniff');
     }
+  });
+
+  it.each([
+    ['/account/instances', undefined],
+    ['/docs', SECURITY_HEADER_POLICIES[0]],
+    ['/dashboard/index.html', SECURITY_HEADER_POLICIES[1]],
+  ])('sets on %s exactly the headers helmet itself sets for its policy', async (path, policy) => {
+    const ours = await request(appWith()).get(path);
+    const reference = express();
+    reference.disable('x-powered-by');
+    reference.use(helmet(policy?.options ?? API_POLICY));
+    reference.get(/.*/, (_req, res) => {
+      if (!policy?.cacheable) res.setHeader('Cache-Control', 'no-store');
+      res.json({});
+    });
+    const theirs = await request(reference).get(path);
+    const withoutDate = ({ date: _date, ...headers }: Record<string, string>) => headers;
+    expect(withoutDate(ours.headers)).toEqual(withoutDate(theirs.headers));
   });
 });

@@ -5,7 +5,7 @@ import { DASHBOARD_PATH, DASHBOARD_SECURITY_POLICY } from '../dashboard/dashboar
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
 
 /** JSON answers: nothing may be loaded, framed or sniffed on their behalf. */
-const API_POLICY: HelmetOptions = {
+export const API_POLICY: HelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
   frameguard: { action: 'deny' },
 };
@@ -56,15 +56,43 @@ function matches(path: string, prefix: string): boolean {
 }
 
 /**
+ * The headers helmet sets for a policy, read once by running it against a response that only records them: our
+ * policies depend on nothing in the request, and a chain of a dozen middlewares per request cost more than the
+ * headers themselves. Refuses a policy helmet would not finish synchronously (it could depend on the request).
+ */
+export function helmetHeaders(options: HelmetOptions): ReadonlyArray<readonly [string, string | null]> {
+  // null: a header helmet removes (X-Powered-By).
+  const headers: Array<readonly [string, string | null]> = [];
+  const recorder = {
+    setHeader: (name: string, value: unknown) => headers.push([name, String(value)]),
+    removeHeader: (name: string) => headers.push([name, null]),
+  };
+  let finished = false;
+  helmet(options)({} as Request, recorder as unknown as Response, (error?: unknown) => {
+    if (error) throw error instanceof Error ? error : new Error('helmet refused the policy');
+    finished = true;
+  });
+  if (!finished) throw new Error('helmet did not set its headers synchronously');
+  return headers;
+}
+
+/**
  * Helmet's headers by path, and `Cache-Control: no-store` on every answer outside the cacheable paths: API responses
  * may carry keys and secrets (new keys, instance settings), so no cache may keep any of them.
  */
 export function securityHeaders(policies: readonly PathPolicy[] = SECURITY_HEADER_POLICIES): Middleware {
-  const api = helmet(API_POLICY);
-  const byPrefix = policies.map((policy) => ({ ...policy, apply: helmet(policy.options) }));
+  const api = [['Cache-Control', 'no-store'] as const, ...helmetHeaders(API_POLICY)];
+  const byPrefix = policies.map((policy) => ({
+    prefix: policy.prefix,
+    headers: [...(policy.cacheable ? [] : [['Cache-Control', 'no-store'] as const]), ...helmetHeaders(policy.options)],
+  }));
   return (req, res, next) => {
-    const policy = byPrefix.find(({ prefix }) => matches(req.path, prefix));
-    if (!policy?.cacheable) res.setHeader('Cache-Control', 'no-store');
-    (policy?.apply ?? api)(req, res, next);
+    const path = req.path;
+    const headers = byPrefix.find(({ prefix }) => matches(path, prefix))?.headers ?? api;
+    for (const [name, value] of headers) {
+      if (value === null) res.removeHeader(name);
+      else res.setHeader(name, value);
+    }
+    next();
   };
 }

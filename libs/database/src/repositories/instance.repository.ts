@@ -15,14 +15,14 @@ export interface NewInstance {
 
 interface ListedInstanceRow {
   id: string;
-  customer_id: string;
   name: string;
   status: InstanceStatus;
   device_id: string | null;
   shard: number;
   sandbox: boolean;
   has_api_key: boolean;
-  created_at_utc: Date;
+  /** int8, which pg hands over as a string. */
+  created_ms: string;
   use_custom_defaults: boolean;
   pull_mode: boolean;
   webhook_url: string | null;
@@ -34,9 +34,13 @@ interface ListedInstanceRow {
 
 const LIST_FILTER = `customer_id = $1 AND ($2::text IS NULL OR status::text = $2::text)`;
 
-/** Timestamps are stored in UTC without a zone (Prisma's convention); read them as UTC whatever the session's zone. */
-const LIST_INSTANCES = `SELECT id, customer_id, name, status::text AS status, device_id, shard, sandbox, api_key_hash IS NOT NULL AS has_api_key,
-         created_at AT TIME ZONE 'UTC' AS created_at_utc, use_custom_defaults, pull_mode, webhook_url, event_signing_secret_enc,
+/**
+ * Timestamps are stored in UTC without a zone (Prisma's convention); the epoch of such a value is taken as UTC whatever
+ * the session's zone. Whole milliseconds as an integer: a Date is built from a number at a fraction of the cost of
+ * parsing timestamp text, and the listing is the API's most-read page.
+ */
+const LIST_INSTANCES = `SELECT id, name, status::text AS status, device_id, shard, sandbox, api_key_hash IS NOT NULL AS has_api_key,
+         (extract(epoch FROM date_trunc('milliseconds', created_at)) * 1000)::int8 AS created_ms, use_custom_defaults, pull_mode, webhook_url, event_signing_secret_enc,
          history_sync, event_filters, count(*) OVER () AS total
   FROM instances WHERE ${LIST_FILTER}
   ORDER BY created_at, id OFFSET $3 LIMIT $4`;
@@ -115,14 +119,14 @@ export class InstanceRepository {
     return {
       items: rows.map((row) => ({
         id: row.id,
-        customerId: row.customer_id,
+        customerId: scope.customerId,
         name: row.name,
         status: row.status,
         deviceId: row.device_id,
         shard: row.shard,
         sandbox: row.sandbox,
         hasApiKey: row.has_api_key,
-        createdAt: row.created_at_utc,
+        createdAt: new Date(Number(row.created_ms)),
         settings: {
           useCustomDefaults: row.use_custom_defaults,
           pullMode: row.pull_mode,
