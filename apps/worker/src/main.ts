@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
-import { exitWithin } from '@app/observability';
+import { exitWithin, observeRequests } from '@app/observability';
 import { ShardCoordinator } from './shards/shard-coordinator';
 import { DeliveryReconciler } from './webhooks/delivery-reconciler';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
@@ -14,6 +14,7 @@ async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestExpressApplication>(WorkerModule.forRoot(config), { bufferLogs: true });
   const logger = app.get(Logger);
   app.useLogger(logger);
+  observeRequests(app);
   app.disable('x-powered-by');
   await app.listen(config.workerHealthPort, '0.0.0.0');
   const coordinator = app.get(ShardCoordinator);

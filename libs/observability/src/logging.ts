@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Inject, Module, type DynamicModule, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { pino, type Logger } from 'pino';
 import type { AppConfig } from '@app/config';
@@ -67,16 +67,11 @@ export function requestLogging(root: Logger) {
   };
 }
 
-const REQUEST_LOGGING = Symbol('REQUEST_LOGGING');
+/** The request-line middleware of the app's logger; `observeRequests` mounts it. */
+export const REQUEST_LOGGING = Symbol('REQUEST_LOGGING');
 
 @Module({})
-class RequestLoggingModule implements NestModule {
-  constructor(@Inject(REQUEST_LOGGING) private readonly middleware: ReturnType<typeof requestLogging>) {}
-
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(this.middleware).forRoutes('*');
-  }
-}
+class RequestLoggingModule {}
 
 /** pino for the whole app: Nest's logger (nestjs-pino) and the request lines above. */
 export function loggerModule(config: AppConfig, app: 'api' | 'worker'): DynamicModule {
@@ -94,6 +89,6 @@ export function loggerModule(config: AppConfig, app: 'api' | 'worker'): DynamicM
     // nestjs-pino supplies the Nest logger over `root`; its pino-http and context middleware are mounted nowhere (ours is).
     imports: [LoggerModule.forRoot({ pinoHttp: { logger: root }, forRoutes: [] })],
     providers: [{ provide: REQUEST_LOGGING, useValue: requestLogging(root) }],
-    exports: [LoggerModule],
+    exports: [LoggerModule, REQUEST_LOGGING],
   };
 }

@@ -1,4 +1,4 @@
-import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { DependencyIndicators, HealthController } from './health';
 import { HttpMetricsMiddleware, MetricsController, MetricsRegistry } from './metrics';
@@ -6,11 +6,7 @@ import { HttpMetricsMiddleware, MetricsController, MetricsRegistry } from './met
 @Module({
   imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [HealthController, MetricsController],
-  providers: [MetricsRegistry, DependencyIndicators],
-  exports: [MetricsRegistry],
+  providers: [MetricsRegistry, DependencyIndicators, HttpMetricsMiddleware],
+  exports: [MetricsRegistry, HttpMetricsMiddleware],
 })
-export class ObservabilityModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(HttpMetricsMiddleware).forRoutes('*');
-  }
-}
+export class ObservabilityModule {}
