@@ -13,7 +13,8 @@
 // collector's saw-tooth (±20 % within a minute), the peak is the memory the process needed in that window.
 // Verdict lines: after the first minute, the largest backlog (goal <= 1,000 with a receiver that answers at once) and each
 // process's RSS growth: the median of the window peaks in the last third of the run against the median in the first third
-// after the first minute (goal <= 10 %). With --receiver-delay=2000
+// after the first minute (goal <= 10 %). The same comparison of each window's heap floor (the lowest V8 heap in use, from
+// the process's /metrics every 5 s, i.e. what survives garbage collection) tells a leak from a heap V8 grows and returns. With --receiver-delay=2000
 // the backlog grows by design; the worker's RSS must stay flat all the same (the backlog lives in PostgreSQL and Redis).
 // Exit status 0, 1 on failure, 130 when stopped. Everything created is removed at the end.
 import { readFileSync } from 'node:fs';
@@ -30,6 +31,17 @@ const instanceCount = intSetting(argv, 'instances', 'BENCH_INSTANCES', 20, 1, 10
 const receiverDelayMs = intSetting(argv, 'receiver-delay', 'BENCH_RECEIVER_DELAY', 0, 0, 60_000);
 const sampleSeconds = intSetting(argv, 'sample', 'BENCH_SAMPLE', 30, 1, 3600);
 const { cleanups, control } = gw.boundedRun(log, (minutes * 60 + 600) * 1000);
+
+/** `nodejs_heap_size_used_bytes` from a process's Prometheus metrics, in MiB (NaN when it cannot be read). */
+async function heapUsedMiB(url) {
+  try {
+    const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(2000) });
+    const bytes = Number(/^nodejs_heap_size_used_bytes (\d+)/m.exec(await response.text())?.[1]);
+    return bytes / 1024 / 1024;
+  } catch {
+    return NaN;
+  }
+}
 
 function rssMiB(pid) {
   try {
@@ -132,6 +144,17 @@ try {
     peaks.worker = Math.max(peaks.worker, rssMiB(gateway.worker.child.pid) || 0);
   }, 1000);
   cleanups.push('stopped reading RSS', () => clearInterval(rssTimer));
+  // The lowest V8 heap in use since the last sample (from each process's /metrics every 5 s): what survives garbage
+  // collection. A leak raises this floor; a heap that V8 grows and gives back only moves the RSS.
+  const floors = { api: Infinity, worker: Infinity };
+  const readFloors = async () => {
+    for (const [name, url] of [['api', gateway.apiUrl], ['worker', gateway.workerUrl]]) {
+      const used = await heapUsedMiB(url);
+      if (Number.isFinite(used)) floors[name] = Math.min(floors[name], used);
+    }
+  };
+  const heapTimer = setInterval(() => void readFloors(), 5000);
+  cleanups.push('stopped reading heap sizes', () => clearInterval(heapTimer));
 
   const samples = [];
   let lastRequests = 0;
@@ -150,14 +173,18 @@ try {
       deliveriesPerSecond: (receiver.stats.requests - lastRequests) / ((now - lastAt) / 1000),
       rss: { api: Math.max(peaks.api, rssMiB(gateway.api.child.pid) || 0), worker: Math.max(peaks.worker, rssMiB(gateway.worker.child.pid) || 0) },
     };
+    sample.heapFloor = { api: floors.api, worker: floors.worker };
     peaks.api = 0;
     peaks.worker = 0;
+    floors.api = Infinity;
+    floors.worker = Infinity;
     lastRequests = receiver.stats.requests;
     lastAt = now;
     samples.push(sample);
     log(
       `t=${fixed(sample.minute, 1)} min: backlog ${sample.backlog}, pending sends ${sample.pendingSends}, ` +
-        `${fixed(sample.deliveriesPerSecond)} deliveries/s, peak RSS api ${fixed(sample.rss.api)} MiB, worker ${fixed(sample.rss.worker)} MiB`,
+        `${fixed(sample.deliveriesPerSecond)} deliveries/s, peak RSS api ${fixed(sample.rss.api)} MiB, worker ${fixed(sample.rss.worker)} MiB, ` +
+        `heap floor api ${fixed(sample.heapFloor.api)} MiB, worker ${fixed(sample.heapFloor.worker)} MiB`,
     );
   }
   clearInterval(sendTimer);
@@ -165,14 +192,15 @@ try {
   await Promise.all(inFlight);
 
   clearInterval(rssTimer);
+  clearInterval(heapTimer);
   const steady = samples.filter((sample) => sample.minute > 1);
   // The trend, not one reading: the median of the window peaks in the first and in the last third after the first minute.
   const third = Math.max(1, Math.floor(steady.length / 3));
-  const medianPeak = (window, name) => gw.median(window.map((sample) => sample.rss[name]));
-  const growth = (name) => {
+  const medianOf = (window, figure, name) => gw.median(window.map((sample) => sample[figure][name]));
+  const growth = (figure, name) => {
     if (steady.length < 2) return NaN;
-    const first = medianPeak(steady.slice(0, third), name);
-    return (medianPeak(steady.slice(-third), name) - first) / first;
+    const first = medianOf(steady.slice(0, third), figure, name);
+    return (medianOf(steady.slice(-third), figure, name) - first) / first;
   };
   const summary = {
     environment: environmentLine(),
@@ -184,7 +212,8 @@ try {
     answers,
     samples,
     maxBacklogAfterFirstMinute: Math.max(...steady.map((sample) => sample.backlog)),
-    rssGrowth: { api: growth('api'), worker: growth('worker') },
+    rssGrowth: { api: growth('rss', 'api'), worker: growth('rss', 'worker') },
+    heapFloorGrowth: { api: growth('heapFloor', 'api'), worker: growth('heapFloor', 'worker') },
   };
   if (jsonOutput) console.log(JSON.stringify(summary, null, 2));
   else {
@@ -194,7 +223,7 @@ try {
     );
     console.log(
       table([
-        ['t (min)', 'pending deliveries', 'pending sends', 'deliveries/s', 'peak RSS api MiB', 'peak RSS worker MiB'],
+        ['t (min)', 'pending deliveries', 'pending sends', 'deliveries/s', 'peak RSS api MiB', 'peak RSS worker MiB', 'heap floor api MiB', 'heap floor worker MiB'],
         ...samples.map((s) => [
           fixed(s.minute, 1),
           String(s.backlog),
@@ -202,13 +231,16 @@ try {
           fixed(s.deliveriesPerSecond),
           fixed(s.rss.api),
           fixed(s.rss.worker),
+          fixed(s.heapFloor.api),
+          fixed(s.heapFloor.worker),
         ]),
       ]),
     );
     console.log(
       `\nafter the first minute: largest backlog ${summary.maxBacklogAfterFirstMinute} (goal <= 1000 with a prompt receiver); ` +
         `RSS growth (median window peak, last ${third} samples vs the first ${third}) api ${fixed(summary.rssGrowth.api * 100, 1)} %, ` +
-          `worker ${fixed(summary.rssGrowth.worker * 100, 1)} % (goal <= 10 %)`,
+          `worker ${fixed(summary.rssGrowth.worker * 100, 1)} % (goal <= 10 %); heap floor growth (same windows) ` +
+          `api ${fixed(summary.heapFloorGrowth.api * 100, 1)} %, worker ${fixed(summary.heapFloorGrowth.worker * 100, 1)} %`,
     );
     console.log(`answers: ${JSON.stringify(answers)}\n`);
   }
