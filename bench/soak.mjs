@@ -77,7 +77,16 @@ try {
   const gateway = await gw.startGateway({ cleanups, control, log, label: 'soak', processes, env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
   const { instances } = await gw.pairedInstances(gateway, instanceCount, { control, log });
   const receiver = await startReceiver();
-  cleanups.push('stopped the receiver', () => new Promise((resolve) => receiver.server.close(resolve)));
+  // The worker is still running at this point and keeps its connections busy with retries: close them too, or close()
+  // would wait for it forever (a slow-receiver soak hung here, leaving its database and Redis keys behind).
+  cleanups.push(
+    'stopped the receiver',
+    () =>
+      new Promise((resolve) => {
+        receiver.server.close(resolve);
+        receiver.server.closeAllConnections();
+      }),
+  );
   for (const instance of instances) {
     gw.expectStatus(
       'PUT /instance/settings',

@@ -113,7 +113,16 @@ try {
   const { instances } = await gw.pairedInstances(gateway, instanceCount, { control, log });
   const secrets = new Map(instances.map((instance) => [instance.id, randomBytes(24).toString('base64url')]));
   const receiver = await startReceiver(secrets);
-  cleanups.push('stopped the receiver', () => new Promise((resolve) => receiver.server.close(resolve)));
+  // The worker is still running at this point and keeps its connections busy with retries: close them too, or close()
+  // would wait for it forever (a slow-receiver soak hung here, leaving its database and Redis keys behind).
+  cleanups.push(
+    'stopped the receiver',
+    () =>
+      new Promise((resolve) => {
+        receiver.server.close(resolve);
+        receiver.server.closeAllConnections();
+      }),
+  );
   for (const instance of instances) {
     const saved = await gw.request(`${gateway.apiUrl}/instance/settings`, {
       method: 'PUT',
