@@ -78,13 +78,33 @@ async function pendingSql() {
   return { schema, sql: sql === '-- This is an empty migration.' ? '' : sql };
 }
 
+/**
+ * The pg adapter runs a migration by splitting it at every ';', which cuts a function body in pieces. PostgreSQL takes
+ * a whole script as one simple query, as Prisma's native engine sends it, and runs it as one transaction.
+ */
+function wholeScripts(factory) {
+  const connect = factory.connect.bind(factory);
+  factory.connect = async () => {
+    const adapter = await connect();
+    adapter.executeScript = async (script) => {
+      try {
+        await adapter.client.query(script);
+      } catch (error) {
+        adapter.onError(error);
+      }
+    };
+    return adapter;
+  };
+  return factory;
+}
+
 async function main() {
   const url = process.env.DATABASE_URL;
   const [command = 'deploy', name] = process.argv.slice(2);
 
   if (command === 'deploy') {
     if (!url) fail('DATABASE_URL is not set');
-    const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString: url }));
+    const adapter = bindMigrationAwareSqlAdapterFactory(wholeScripts(new PrismaPg({ connectionString: url })));
     const engine = await SchemaEngine.new({ datamodels: [['schema.prisma', readFileSync(schemaPath, 'utf8')]] }, () => {}, adapter);
     const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList: migrationsList(), filters });
     console.log(

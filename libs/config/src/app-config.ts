@@ -69,6 +69,8 @@ export interface AppConfig {
   /** When set, `/metrics` answers only requests with `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
   keyCacheTtlMs: number;
+  /** Memory for cached pages of the instance list, per API process, in MiB (0: no cache). */
+  instanceListCacheMb: number;
   /** Plain-text copy of buttons and lists on the real network (they may not render): none, sent after, or sent instead. */
   interactiveTextFallback: InteractiveTextFallback;
   /** Where real-network (Baileys) sockets connect: WhatsApp Web's WebSocket endpoint unless overridden. */
@@ -106,6 +108,7 @@ export const CONFIG_VARIABLES = [
   'LOG_LEVEL',
   'TRUST_PROXY',
   'KEY_CACHE_TTL_MS',
+  'INSTANCE_LIST_CACHE_MB',
   'INTERACTIVE_TEXT_FALLBACK',
   'BAILEYS_WS_URL',
   'PUBLIC_BASE_URL',

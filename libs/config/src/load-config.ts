@@ -183,6 +183,7 @@ function readAll(read: EnvReader): AppConfig {
     },
     metricsToken: read.optionalSecret('METRICS_TOKEN'),
     keyCacheTtlMs: read.int('KEY_CACHE_TTL_MS', 30_000, 0, 3_600_000),
+    instanceListCacheMb: read.int('INSTANCE_LIST_CACHE_MB', 16, 0, 4_096),
     interactiveTextFallback: read.oneOf('INTERACTIVE_TEXT_FALLBACK', INTERACTIVE_TEXT_FALLBACKS, 'after'),
     baileysWebSocketUrl: read.url('BAILEYS_WS_URL', 'wss://web.whatsapp.com/ws/chat', ['wss', 'ws']),
     dashboard: {

@@ -5,7 +5,7 @@ import type { CustomerScope } from '@app/contracts';
 import { CustomerAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
-import { JsonStringResponse } from '../common/json-string.decorator';
+import { EncodedJsonResponse, JsonStringResponse } from '../common/json-string.decorator';
 import { CustomerAccountService } from './customer-account.service';
 import { CustomerDefaultsDto } from './dto/customer-defaults.dto';
 import { PacingDto } from './dto/pacing.dto';
@@ -45,10 +45,10 @@ export class AccountController {
 
   /** Lists the customer's instances, oldest first. */
   @Get('instances')
-  @ApiOkResponse({ type: InstancePageDto })
+  @EncodedJsonResponse(InstancePageDto)
   @ApiErrors(400)
-  list(@CurrentScope() scope: CustomerScope, @Query() query: ListInstancesQueryDto): Promise<InstancePageDto> {
-    return this.instances.list(scope, query);
+  list(@CurrentScope() scope: CustomerScope, @Query() query: ListInstancesQueryDto): Promise<string> {
+    return this.instances.listJson(scope, query);
   }
 
   /** The customer-level defaults. */

@@ -11,6 +11,7 @@ import type { CreatedInstanceDto, InstanceDetailDto, InstancePageDto, InstanceSe
 import type { CreateInstanceDto, ListInstancesQueryDto, RenameInstanceDto, UpdateInstanceSettingsDto } from './dto/instance-requests.dto';
 import type { PacingDto } from './dto/pacing.dto';
 import { toInstanceDetail, toSettingsDto } from './instance-detail.mapper';
+import { InstanceListCache } from './instance-list-cache';
 import { WebhookTargets } from './webhook-targets';
 
 /** Converts the API's empty-string "unset" into storage's null. */
@@ -33,6 +34,7 @@ export class InstancesService {
     private readonly commands: CommandClient,
     private readonly redis: RedisService,
     private readonly webhooks: WebhookTargets,
+    private readonly listCache: InstanceListCache,
   ) {}
 
   async create(scope: CustomerScope, dto: CreateInstanceDto): Promise<CreatedInstanceDto> {
@@ -62,10 +64,24 @@ export class InstancesService {
     return toSettingsDto(await this.require(scope, scope.instanceId));
   }
 
-  async list(scope: CustomerScope, query: ListInstancesQueryDto): Promise<InstancePageDto> {
+  /**
+   * The page as JSON, already encoded: served from the list cache while the customer's instances are unchanged since it
+   * was read (one single-row query), else read and cached anew.
+   */
+  async listJson(scope: CustomerScope, query: ListInstancesQueryDto): Promise<string> {
     const { pageNumber, pageSize, skip } = pageWindow(query);
+    const key = InstanceListCache.keyOf({ customerId: scope.customerId, status: query.status, pageNumber, pageSize });
+    const cached = this.listCache.peek(key);
+    if (cached && cached.version === (await this.instances.listVersion(scope))) return cached.body;
     const page = await this.instances.list(scope, skip, pageSize, query.status);
-    return { items: page.items.map(toInstanceDetail), totalCount: page.totalCount, pageNumber, pageSize };
+    const body = JSON.stringify({
+      items: page.items.map(toInstanceDetail),
+      totalCount: page.totalCount,
+      pageNumber,
+      pageSize,
+    } satisfies InstancePageDto);
+    if (page.version !== null) this.listCache.store(key, page.version, body);
+    return body;
   }
 
   async rename(scope: CustomerScope, id: string, dto: RenameInstanceDto): Promise<void> {

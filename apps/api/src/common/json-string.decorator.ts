@@ -1,4 +1,4 @@
-import { applyDecorators, Header, Injectable, UseInterceptors, type CallHandler, type NestInterceptor } from '@nestjs/common';
+import { applyDecorators, Header, Injectable, UseInterceptors, type CallHandler, type NestInterceptor, type Type } from '@nestjs/common';
 import { ApiOkResponse } from '@nestjs/swagger';
 import { map, type Observable } from 'rxjs';
 
@@ -10,9 +10,19 @@ class JsonStringInterceptor implements NestInterceptor<string, string> {
   }
 }
 
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * For a handler that returns its body already encoded as JSON (e.g. a cached page): sent as it is, documented as
+ * `type`.
+ */
+export function EncodedJsonResponse(type: Type<unknown>): MethodDecorator {
+  return applyDecorators(Header('Content-Type', JSON_CONTENT_TYPE), ApiOkResponse({ type }));
+}
+
 export function JsonStringResponse(description: string): MethodDecorator {
   return applyDecorators(
-    Header('Content-Type', 'application/json; charset=utf-8'),
+    Header('Content-Type', JSON_CONTENT_TYPE),
     UseInterceptors(JsonStringInterceptor),
     ApiOkResponse({ description, schema: { type: 'string', example: 'mgw_ik_…' } }),
   );

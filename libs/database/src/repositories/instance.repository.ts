@@ -4,6 +4,7 @@ import { SecretBox } from '@app/security';
 import type { Instance } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
 import type { InstanceRecord, InstanceSettings, Page } from '../records';
+import { StatementBatcher } from './statement-batcher';
 
 export interface NewInstance {
   id: string;
@@ -30,6 +31,7 @@ interface ListedInstanceRow {
   history_sync: boolean;
   event_filters: string[];
   total: string;
+  version: string;
 }
 
 const LIST_FILTER = `customer_id = $1 AND ($2::text IS NULL OR status::text = $2::text)`;
@@ -41,14 +43,35 @@ const LIST_FILTER = `customer_id = $1 AND ($2::text IS NULL OR status::text = $2
  */
 const LIST_INSTANCES = `SELECT id, name, status::text AS status, device_id, shard, sandbox, api_key_hash IS NOT NULL AS has_api_key,
          (extract(epoch FROM date_trunc('milliseconds', created_at)) * 1000)::int8 AS created_ms, use_custom_defaults, pull_mode, webhook_url, event_signing_secret_enc,
-         history_sync, event_filters, count(*) OVER () AS total
+         history_sync, event_filters, count(*) OVER () AS total,
+         (SELECT instances_version FROM customers WHERE id = $1) AS version
   FROM instances WHERE ${LIST_FILTER}
   ORDER BY created_at, id OFFSET $3 LIMIT $4`;
 
 const COUNT_INSTANCES = `SELECT count(*) AS total FROM instances WHERE ${LIST_FILTER}`;
 
+/** Raised by PostgreSQL with every change to the customer's instances (see the instance_list_version migration). */
+const INSTANCES_VERSIONS = {
+  name: 'instances-versions',
+  text: `SELECT id, instances_version AS version FROM customers WHERE id = ANY($1::text[])`,
+};
+
+/**
+ * A page with the customer's instances version read in the same statement (so from the same snapshot); null when the
+ * page has no rows to carry it.
+ */
+export type VersionedPage<T> = Page<T> & { version: string | null };
+
 @Injectable()
 export class InstanceRepository {
+  /**
+   * The version reads of one turn of the event loop go as one statement. Each is sent after its caller asked, so a
+   * version read never predates a change its caller has already seen committed.
+   */
+  private readonly versionReads = new StatementBatcher<string, string | null>((customerIds) => this.readVersions(customerIds), {
+    maxWeight: 1_000,
+  });
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly secrets: SecretBox,
@@ -105,7 +128,7 @@ export class InstanceRepository {
    * two round trips. Only a page past the end (no rows to carry the count) costs a second query. The statement is
    * named, so each pooled connection parses and plans it once (planning cost twice what running it does).
    */
-  async list(scope: CustomerScope, skip: number, take: number, status?: InstanceStatus): Promise<Page<InstanceRecord>> {
+  async list(scope: CustomerScope, skip: number, take: number, status?: InstanceStatus): Promise<VersionedPage<InstanceRecord>> {
     const { rows } = await this.prisma.pool.query<ListedInstanceRow>({
       name: 'list-instances',
       text: LIST_INSTANCES,
@@ -137,7 +160,25 @@ export class InstanceRepository {
         },
       })),
       totalCount,
+      version: rows.length > 0 ? rows[0].version : null,
     };
+  }
+
+  /**
+   * The customer's instances version: equal to the one a page was read with exactly while no instance of the customer
+   * has been created, changed or deleted since (event numbering aside). Null for an unknown customer.
+   */
+  listVersion(scope: CustomerScope): Promise<string | null> {
+    return this.versionReads.add(scope.customerId);
+  }
+
+  private async readVersions(customerIds: string[]): Promise<(string | null)[]> {
+    const { rows } = await this.prisma.pool.query<{ id: string; version: string }>({
+      ...INSTANCES_VERSIONS,
+      values: [[...new Set(customerIds)]],
+    });
+    const versions = new Map(rows.map((row) => [row.id, row.version]));
+    return customerIds.map((id) => versions.get(id) ?? null);
   }
 
   /** Every instance of the customer with its recorded status (for the dashboard's live list). */
