@@ -98,6 +98,21 @@ describe('InstanceRepository.list on PostgreSQL', () => {
     expect(await instances.listVersion(bystanderScope)).toBe(bystanderVersion);
   });
 
+  it('raises the version on an update of any column of instances but event numbering and the update time', async () => {
+    // The trigger names its columns (so that event appends skip it at no cost); a column added to instances must be
+    // named there too, or a change to it would leave cached pages standing.
+    const [{ watched }] = await db.rows<{ watched: string[] }>(
+      `SELECT array_agg(a.attname::text ORDER BY a.attname) AS watched
+         FROM pg_trigger t JOIN pg_attribute a ON a.attrelid = t.tgrelid AND a.attnum = ANY (t.tgattr::int2[])
+        WHERE t.tgrelid = 'instances'::regclass AND t.tgname = 'instances_version_on_update'`,
+    );
+    const [{ columns }] = await db.rows<{ columns: string[] }>(
+      `SELECT array_agg(attname::text ORDER BY attname) AS columns FROM pg_attribute
+        WHERE attrelid = 'instances'::regclass AND attnum > 0 AND NOT attisdropped AND attname NOT IN ('event_seq', 'updated_at')`,
+    );
+    expect(watched).toEqual(columns);
+  });
+
   it('reads the versions of many customers at once, each its own, null for an unknown customer', async () => {
     const [a] = await db.instances(1);
     const [b] = await db.instances(1);
