@@ -32,14 +32,15 @@ const receiverDelayMs = intSetting(argv, 'receiver-delay', 'BENCH_RECEIVER_DELAY
 const sampleSeconds = intSetting(argv, 'sample', 'BENCH_SAMPLE', 30, 1, 3600);
 const { cleanups, control } = gw.boundedRun(log, (minutes * 60 + 600) * 1000);
 
-/** `nodejs_heap_size_used_bytes` from a process's Prometheus metrics, in MiB (NaN when it cannot be read). */
-async function heapUsedMiB(url) {
+/** The V8 heap in use and reserved, from a process's Prometheus metrics, in MiB (NaN when it cannot be read). */
+async function heapMiB(url) {
   try {
     const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(2000) });
-    const bytes = Number(/^nodejs_heap_size_used_bytes (\d+)/m.exec(await response.text())?.[1]);
-    return bytes / 1024 / 1024;
+    const text = await response.text();
+    const read = (name) => Number(new RegExp(`^${name} (\\d+)`, 'm').exec(text)?.[1]) / 1024 / 1024;
+    return { used: read('nodejs_heap_size_used_bytes'), total: read('nodejs_heap_size_total_bytes') };
   } catch {
-    return NaN;
+    return { used: NaN, total: NaN };
   }
 }
 
@@ -155,11 +156,19 @@ try {
   cleanups.push('stopped reading RSS', () => clearInterval(rssTimer));
   // The lowest V8 heap in use since the last sample (from each process's /metrics every 5 s): what survives garbage
   // collection. A leak raises this floor; a heap that V8 grows and gives back only moves the RSS.
+  // With it, the peak of the memory outside V8's heap (RSS less the heap V8 has reserved, read together): native
+  // allocations, buffers, WebAssembly memory and code, which grow apart from the heap.
   const floors = { api: Infinity, worker: Infinity };
+  const outside = { api: 0, worker: 0 };
   const readFloors = async () => {
-    for (const [name, url] of [['api', gateway.apiUrl], ['worker', gateway.workerUrl]]) {
-      const used = await heapUsedMiB(url);
-      if (Number.isFinite(used)) floors[name] = Math.min(floors[name], used);
+    for (const [name, url, pid] of [
+      ['api', gateway.apiUrl, gateway.api.child.pid],
+      ['worker', gateway.workerUrl, gateway.worker.child.pid],
+    ]) {
+      const heap = await heapMiB(url);
+      if (Number.isFinite(heap.used)) floors[name] = Math.min(floors[name], heap.used);
+      const beside = rssMiB(pid) - heap.total;
+      if (Number.isFinite(beside)) outside[name] = Math.max(outside[name], beside);
     }
   };
   const heapTimer = setInterval(() => void readFloors(), 5000);
@@ -180,9 +189,15 @@ try {
       backlog: rows[0].backlog,
       pendingSends: rows[0].pending_sends,
       deliveriesPerSecond: (receiver.stats.requests - lastRequests) / ((now - lastAt) / 1000),
-      rss: { api: Math.max(peaks.api, rssMiB(gateway.api.child.pid) || 0), worker: Math.max(peaks.worker, rssMiB(gateway.worker.child.pid) || 0) },
+      rss: {
+        api: Math.max(peaks.api, rssMiB(gateway.api.child.pid) || 0),
+        worker: Math.max(peaks.worker, rssMiB(gateway.worker.child.pid) || 0),
+      },
     };
     sample.heapFloor = { api: floors.api, worker: floors.worker };
+    sample.outsideHeap = { api: outside.api, worker: outside.worker };
+    outside.api = 0;
+    outside.worker = 0;
     peaks.api = 0;
     peaks.worker = 0;
     floors.api = Infinity;
@@ -193,7 +208,8 @@ try {
     log(
       `t=${fixed(sample.minute, 1)} min: backlog ${sample.backlog}, pending sends ${sample.pendingSends}, ` +
         `${fixed(sample.deliveriesPerSecond)} deliveries/s, peak RSS api ${fixed(sample.rss.api)} MiB, worker ${fixed(sample.rss.worker)} MiB, ` +
-        `heap floor api ${fixed(sample.heapFloor.api)} MiB, worker ${fixed(sample.heapFloor.worker)} MiB`,
+        `heap floor api ${fixed(sample.heapFloor.api)} MiB, worker ${fixed(sample.heapFloor.worker)} MiB, ` +
+        `outside the heap api ${fixed(sample.outsideHeap.api)} MiB, worker ${fixed(sample.outsideHeap.worker)} MiB`,
     );
   }
   clearInterval(sendTimer);
@@ -223,6 +239,7 @@ try {
     maxBacklogAfterFirstMinute: Math.max(...steady.map((sample) => sample.backlog)),
     rssGrowth: { api: growth('rss', 'api'), worker: growth('rss', 'worker') },
     heapFloorGrowth: { api: growth('heapFloor', 'api'), worker: growth('heapFloor', 'worker') },
+    outsideHeapGrowth: { api: growth('outsideHeap', 'api'), worker: growth('outsideHeap', 'worker') },
   };
   if (jsonOutput) console.log(JSON.stringify(summary, null, 2));
   else {
@@ -232,7 +249,18 @@ try {
     );
     console.log(
       table([
-        ['t (min)', 'pending deliveries', 'pending sends', 'deliveries/s', 'peak RSS api MiB', 'peak RSS worker MiB', 'heap floor api MiB', 'heap floor worker MiB'],
+        [
+          't (min)',
+          'pending deliveries',
+          'pending sends',
+          'deliveries/s',
+          'peak RSS api MiB',
+          'peak RSS worker MiB',
+          'heap floor api MiB',
+          'heap floor worker MiB',
+          'outside heap api MiB',
+          'outside heap worker MiB',
+        ],
         ...samples.map((s) => [
           fixed(s.minute, 1),
           String(s.backlog),
@@ -242,14 +270,17 @@ try {
           fixed(s.rss.worker),
           fixed(s.heapFloor.api),
           fixed(s.heapFloor.worker),
+          fixed(s.outsideHeap.api),
+          fixed(s.outsideHeap.worker),
         ]),
       ]),
     );
     console.log(
       `\nafter the first minute: largest backlog ${summary.maxBacklogAfterFirstMinute} (goal <= 1000 with a prompt receiver); ` +
         `RSS growth (median window peak, last ${third} samples vs the first ${third}) api ${fixed(summary.rssGrowth.api * 100, 1)} %, ` +
-          `worker ${fixed(summary.rssGrowth.worker * 100, 1)} % (goal <= 10 %); heap floor growth (same windows) ` +
-          `api ${fixed(summary.heapFloorGrowth.api * 100, 1)} %, worker ${fixed(summary.heapFloorGrowth.worker * 100, 1)} %`,
+        `worker ${fixed(summary.rssGrowth.worker * 100, 1)} % (goal <= 10 %); heap floor growth (same windows) ` +
+        `api ${fixed(summary.heapFloorGrowth.api * 100, 1)} %, worker ${fixed(summary.heapFloorGrowth.worker * 100, 1)} %; ` +
+        `outside-heap peak growth api ${fixed(summary.outsideHeapGrowth.api * 100, 1)} %, worker ${fixed(summary.outsideHeapGrowth.worker * 100, 1)} %`,
     );
     console.log(`answers: ${JSON.stringify(answers)}\n`);
   }
