@@ -6,7 +6,8 @@
 //
 //   (a) bare     GET /bare on a minimal Nest app (bench/bare-app.mjs, its own process)
 //   (b) status   GET /session/status with an instance key (guard, live state from Redis, PostgreSQL fallback)
-//   (c) list     GET /account/instances?pageSize=20 with the customer key, the customer having 25 instances
+//   (c) list     GET /account/instances?pageSize=20 with the customer key, the customer having 25 instances (after the first
+//                read, answered from the API's page cache once PostgreSQL confirms the customer's instances version)
 // The built API runs in its own process with a fresh database and Redis prefix, a rate limit too high to be reached and
 // LOG_LEVEL=warn (so no per-request log lines). Prints req/s, p50/p99 and the ratios (b)/(a) (goal >= 0.8) and (c)/(b)
 // (goal >= 0.5). Settings (environment): BENCH_DURATION seconds per case (10), BENCH_WARMUP (3), BENCH_CONNECTIONS (50),
