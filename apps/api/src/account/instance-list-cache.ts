@@ -44,7 +44,7 @@ export class InstanceListCache {
     }
   }
 
-  /** Characters held, for tests and metrics. */
+  /** Characters held (what the budget is compared with). */
   get heldSize(): number {
     return this.size;
   }
