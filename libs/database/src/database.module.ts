@@ -19,6 +19,7 @@ import { ContactStoreRepository } from './repositories/contact-store.repository'
 import { GroupStoreRepository } from './repositories/group-store.repository';
 import { SandboxWorldRepository } from './repositories/sandbox-world.repository';
 import { SandboxRepository } from './repositories/sandbox.repository';
+import { ShardLeaseRepository } from './repositories/shard-lease.repository';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 
 const repositories = [
@@ -40,6 +41,7 @@ const repositories = [
   NetworkMessageRepository,
   DashboardUserRepository,
   DashboardSessionRepository,
+  ShardLeaseRepository,
 ];
 
 @Global()

@@ -20,3 +20,5 @@ export * from './repositories/group-store.repository';
 export * from './repositories/network-message.repository';
 export * from './repositories/dashboard-user.repository';
 export * from './repositories/dashboard-session.repository';
+export * from './repositories/shard-lease.repository';
+export * from './repositories/fence';

@@ -1,4 +1,5 @@
 import type { NormalisedEvent, OperationArgs, OperationName, OperationResult, OutboundMessage, StoreFacts } from '@app/contracts';
+import type { Fence } from '@app/database';
 
 /** Why a link went down; decides what the session manager does next. */
 export type CloseReason =
@@ -14,6 +15,8 @@ export type CloseReason =
 export interface SessionIdentity {
   instanceId: string;
   customerId: string;
+  /** The worker's shard lease for the instance: the session's credential and key writes are fenced with it. */
+  fence?: Fence;
 }
 
 /** What a driver reports back; the worker turns these into status changes and gateway events. */
@@ -34,6 +37,8 @@ export interface SessionHooks {
   historySyncEnabled(): Promise<boolean>;
   /** Whether this worker still holds the lease on the instance; a link taken over by another connection is retried only then. */
   holdsLease(): boolean;
+  /** PostgreSQL refused one of the session's fenced writes: the lease has passed to another worker. */
+  fencedOut?(): void;
 }
 
 /** One instance's connection to the network. Outcomes arrive through the hooks, not the return values. */

@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, shardLeaseKey, shardMembersKey } from '@app/contracts';
-import { CustomerRepository, DashboardUserRepository } from '@app/database';
-import { RedisService } from '@app/redis';
+import { AppError } from '@app/contracts';
+import { CustomerRepository, DashboardUserRepository, ShardLeaseRepository } from '@app/database';
 import { KeyResolver } from '../auth/key-resolver';
 import type { OneTimeLinkDto, TeamMemberDto } from '../dashboard/dto/dashboard.dto';
 import { LinkIssuer } from '../dashboard/link-issuer';
@@ -20,7 +19,7 @@ export class OperatorService {
     private readonly users: DashboardUserRepository,
     private readonly links: LinkIssuer,
     private readonly keys: KeyResolver,
-    private readonly redis: RedisService,
+    private readonly leases: ShardLeaseRepository,
   ) {}
 
   async listUsers(customerId: string): Promise<TeamMemberDto[]> {
@@ -44,30 +43,18 @@ export class OperatorService {
   }
 
   async overview(): Promise<OverviewDto> {
-    const prefix = this.config.queuePrefix;
     const shardCount = this.config.shardCount;
-    const [members, leases, counts, time] = await Promise.all([
-      this.redis.client.zrange(shardMembersKey(prefix), 0, -1, 'WITHSCORES'),
-      this.redis.client.mget(Array.from({ length: shardCount }, (_, shard) => shardLeaseKey(prefix, shard))),
-      this.customers.counts(),
-      this.redis.client.time(),
-    ]);
-    const nowMs = Number(time[0]) * 1000 + Math.floor(Number(time[1]) / 1000);
-    const workers = new Map<string, { shards: number[]; aliveUntil: number }>();
-    for (let index = 0; index + 1 < members.length; index += 2) {
-      const aliveUntil = Number(members[index + 1]);
-      if (aliveUntil > nowMs) workers.set(members[index], { shards: [], aliveUntil });
-    }
+    const [{ leases, workers: live }, counts] = await Promise.all([this.leases.overview(), this.customers.counts()]);
+    const workers = new Map(live.map((worker) => [worker.id, { shards: [] as number[], aliveUntil: worker.expiresAt.getTime() }]));
     let owned = 0;
-    leases.forEach((lease, shard) => {
-      if (!lease) return;
+    for (const lease of leases) {
+      if (lease.shard >= shardCount) continue;
       owned += 1;
-      // `<workerId>:<fencing token>`
-      const workerId = lease.slice(0, lease.lastIndexOf(':'));
-      let worker = workers.get(workerId);
-      if (!worker) workers.set(workerId, (worker = { shards: [], aliveUntil: nowMs }));
-      worker.shards.push(shard);
-    });
+      let worker = workers.get(lease.workerId);
+      // A lease outlives its worker's membership by at most a renewal period.
+      if (!worker) workers.set(lease.workerId, (worker = { shards: [], aliveUntil: lease.expiresAt.getTime() }));
+      worker.shards.push(lease.shard);
+    }
     const byStatus = counts.instancesByStatus;
     return {
       workers: [...workers]

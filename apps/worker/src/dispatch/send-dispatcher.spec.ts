@@ -18,6 +18,7 @@ function setUp(options: { failRecords?: number; intervalMs?: number } = {}) {
   const messages = {
     sendInterval: () => Promise.resolve(options.intervalMs ?? 0),
     pending: () => Promise.resolve(rows.filter((row) => !recorded.includes(row.id))),
+    claim: (_instanceId: string, id: string) => Promise.resolve(!recorded.includes(id)),
     recordOutcome: (_instanceId: string, id: string) => {
       if (failRecords > 0) {
         failRecords -= 1;
@@ -39,7 +40,7 @@ function setUp(options: { failRecords?: number; intervalMs?: number } = {}) {
   const fanout = { committed: () => Promise.resolve() };
   const activity = { note: () => undefined };
   const lease = new ShardLeaseCheck();
-  lease.follow({ holds: () => true });
+  lease.follow({ holds: () => true, fencingToken: () => 1, lose: () => undefined });
   const dispatcher = new SendDispatcher(
     { shardCount: 1 } as AppConfig,
     messages as never,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { PermanentSendError, passesEventFilters, shardOf, type NormalisedEvent } from '@app/contracts';
-import { MessageRepository, type StoredMessage } from '@app/database';
+import { FencedOutError, MessageRepository, type Fence, type StoredMessage } from '@app/database';
 import { normalise, type SentMessage } from '@app/messaging';
 import { EventFanout } from '../events/event-fanout';
 import { EventRoutingCache } from '../events/event-routing.cache';
@@ -62,7 +62,11 @@ export class SendDispatcher {
     const drain = { again: false } as Drain;
     // A failed drain leaves its rows `accepted`; the reconciler or the next kick retries them. It must never take the worker down.
     drain.done = this.drain(instanceId, drain)
-      .catch((error: Error) => this.logger.error(`${instanceId}: drain stopped: ${error.message}`))
+      .catch((error: Error) => {
+        // PostgreSQL refused a write under this worker's lease: the shard is someone else's now; stop acting for it at once.
+        if (error instanceof FencedOutError) this.lease.refused(error.fence);
+        this.logger.error(`${instanceId}: drain stopped: ${error.message}`);
+      })
       .finally(() => this.drains.delete(instanceId));
     this.drains.set(instanceId, drain);
     return drain.done;
@@ -90,16 +94,22 @@ export class SendDispatcher {
         if (this.stopping) return;
         const unrecorded = this.unrecorded.get(message.id);
         if (unrecorded) {
-          await this.recordOutcome(instanceId, message.id, unrecorded.outcome, unrecorded.events);
+          const fence = this.lease.fence(shard);
+          if (!fence) return;
+          await this.recordOutcome(instanceId, message.id, unrecorded.outcome, unrecorded.events, fence);
           this.unrecorded.delete(message.id);
           continue;
         }
         await this.pace(instanceId, interval);
         if (this.stopping) return;
         // Only the shard's current owner may send, and only over a live link; otherwise the rows wait.
-        const session = this.lease.holds(shard) ? this.sessions.connectedSession(instanceId) : undefined;
-        if (!session) return;
-        const delivered = await this.sendOne(instanceId, message, async () => session.send(await this.media.resolve(message)));
+        const fence = this.lease.fence(shard);
+        const session = fence ? this.sessions.connectedSession(instanceId) : undefined;
+        if (!session || !fence) return;
+        // PostgreSQL, not a queue lock, decides whether the message may go out: no other worker can claim it under this
+        // lease, and a later owner's claim fences this one out. Not claimable: it is no longer `accepted`.
+        if (!(await this.messages.claim(instanceId, message.id, fence))) continue;
+        const delivered = await this.sendOne(instanceId, message, fence, async () => session.send(await this.media.resolve(message)));
         if (!delivered) return;
       }
       if (batch.length === BATCH) state.again = true;
@@ -107,7 +117,7 @@ export class SendDispatcher {
   }
 
   /** False when the network could not take the message now: stop and retry the same row later. */
-  private async sendOne(instanceId: string, message: StoredMessage, send: () => Promise<SentMessage>): Promise<boolean> {
+  private async sendOne(instanceId: string, message: StoredMessage, fence: Fence, send: () => Promise<SentMessage>): Promise<boolean> {
     let sent: SentMessage;
     try {
       sent = await send();
@@ -117,13 +127,13 @@ export class SendDispatcher {
         return false;
       }
       const failed = normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'failed', error: error.message });
-      await this.recordOnce(instanceId, message.id, { outcome: { status: 'failed', error: error.message }, events: [failed] });
+      await this.recordOnce(instanceId, message.id, fence, { outcome: { status: 'failed', error: error.message }, events: [failed] });
       await this.media.release(message);
       return true;
     }
     const events: NormalisedEvent[] = [normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'sent' })];
     if (sent.ownMessage) events.push(sent.ownMessage);
-    await this.recordOnce(instanceId, message.id, { outcome: { status: 'sent' }, events });
+    await this.recordOnce(instanceId, message.id, fence, { outcome: { status: 'sent' }, events });
     const own = sent.ownMessage?.data;
     if (own && !own.isStatus) this.activity.note(instanceId, own.chatId, own.isGroup, new Date(own.time));
     await this.media.release(message);
@@ -133,13 +143,14 @@ export class SendDispatcher {
 
   /**
    * Records the outcome of a send the network has answered. If that fails (database down), the outcome is kept in
-   * memory and the drain stops; the next drain records it instead of sending the message a second time.
+   * memory and the drain stops; the next drain records it instead of sending the message a second time. Refused by the
+   * fence, it is not kept: the shard's new owner sends the message again under the same id (the crash window).
    */
-  private async recordOnce(instanceId: string, messageId: string, unrecorded: UnrecordedOutcome): Promise<void> {
+  private async recordOnce(instanceId: string, messageId: string, fence: Fence, unrecorded: UnrecordedOutcome): Promise<void> {
     try {
-      await this.recordOutcome(instanceId, messageId, unrecorded.outcome, unrecorded.events);
+      await this.recordOutcome(instanceId, messageId, unrecorded.outcome, unrecorded.events, fence);
     } catch (error) {
-      this.unrecorded.set(messageId, unrecorded);
+      if (!(error instanceof FencedOutError)) this.unrecorded.set(messageId, unrecorded);
       throw error;
     }
   }
@@ -153,11 +164,12 @@ export class SendDispatcher {
     messageId: string,
     outcome: { status: 'sent' | 'failed'; error?: string },
     events: NormalisedEvent[],
+    fence: Fence,
   ): Promise<void> {
     const routing = await this.routing.get(instanceId);
     const allowed = events.filter((event) => passesEventFilters(event.eventType, routing?.eventFilters ?? []));
     const deliver = routing?.webhookUrl != null;
-    const recorded = await this.messages.recordOutcome(instanceId, messageId, outcome, allowed, { deliver });
+    const recorded = await this.messages.recordOutcome(instanceId, messageId, outcome, allowed, { deliver, fence });
     // The next send waits for the outcome's commit, not for Redis: webhook jobs and stream wake-ups are only
     // dispatch (the delivery reconciler re-queues a lost job, streams also poll the log).
     if (recorded.recorded) void this.fanout.committed(instanceId, recorded.events, routing?.webhookUrl ?? null);

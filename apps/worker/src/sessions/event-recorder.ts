@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { passesEventFilters, type EventType, type NormalisedEvent } from '@app/contracts';
-import { EventLogRepository } from '@app/database';
+import { EventLogRepository, type Fence } from '@app/database';
 import { EventFanout } from '../events/event-fanout';
 import { EventRoutingCache } from '../events/event-routing.cache';
 
@@ -19,8 +19,11 @@ export class EventRecorder {
     await this.recordMany(instanceId, [{ eventType, data: eventData } as NormalisedEvent]);
   }
 
-  /** Events of one instance, in the order they happened: appended in that order in one commit. */
-  async recordMany(instanceId: string, events: NormalisedEvent[]): Promise<void> {
+  /**
+   * Events of one instance, in the order they happened: appended in that order in one commit. With the session's `fence`,
+   * PostgreSQL appends them only while that shard lease is current (FencedOutError otherwise).
+   */
+  async recordMany(instanceId: string, events: NormalisedEvent[], fence?: Fence): Promise<void> {
     const routing = await this.routing.get(instanceId);
     if (!routing) {
       this.logger.warn({ instanceId, eventTypes: events.map((event) => event.eventType) }, 'event for a deleted instance dropped');
@@ -33,7 +36,7 @@ export class EventRecorder {
     const stored = await this.log.appendMany(
       instanceId,
       kept.map((event) => ({ eventType: event.eventType, data: event.data })),
-      { deliver },
+      { deliver, fence },
     );
     if (!stored) {
       this.logger.warn({ instanceId, eventTypes: kept.map((event) => event.eventType) }, 'event for a deleted instance dropped');

@@ -84,6 +84,7 @@ function harness(instances: OwnedInstance[]) {
   };
   const store = { apply: jest.fn(() => Promise.resolve()), learn: jest.fn(() => Promise.resolve()) };
   const lease = new ShardLeaseCheck();
+  lease.follow({ holds: () => true, fencingToken: () => 1, lose: () => undefined });
   const sessions = new InstanceSessions(
     repository as unknown as InstanceLifecycleRepository,
     { for: () => driver } as unknown as DriverRegistry,
@@ -233,7 +234,7 @@ describe('InstanceSessions with the real network', () => {
   it("tells sessions whether this worker still holds their shard's lease", async () => {
     const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
     let held = true;
-    h.lease.follow({ holds: (shard) => shard === 3 && held });
+    h.lease.follow({ holds: (shard) => shard === 3 && held, fencingToken: () => 1, lose: () => undefined });
     await h.sessions.openShard(3);
     expect(h.created[0].hooks.holdsLease()).toBe(true);
     held = false;

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError, isPaired, type InstanceStatus, type NormalisedEvent } from '@app/contracts';
-import { InstanceLifecycleRepository, type OwnedInstance } from '@app/database';
+import { FencedOutError, InstanceLifecycleRepository, type Fence, type OwnedInstance } from '@app/database';
 import { normalise, type CloseReason, type NetworkSession, type SessionHooks } from '@app/messaging';
 import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { StoreProjector } from '../store/store-projector';
@@ -21,6 +21,8 @@ const MAX_EVENT_BATCH = 500;
 
 interface ManagedSession {
   instance: OwnedInstance;
+  /** The shard lease the session was started under: every write it makes is fenced with it. */
+  fence: Fence;
   session: NetworkSession;
   status: InstanceStatus;
   deviceId: string | null;
@@ -62,6 +64,8 @@ export class InstanceSessions {
   /** Per instance, the events waiting in its lane to be recorded together (see `recordEvent`). */
   private readonly openEventBatches = new Map<string, NormalisedEvent[]>();
   private readonly connectedListeners: ((instanceId: string) => void)[] = [];
+  /** The lease under which each instance's latest session was started; its events are appended under it. */
+  private readonly fences = new Map<string, Fence>();
 
   constructor(
     private readonly instances: InstanceLifecycleRepository,
@@ -195,9 +199,13 @@ export class InstanceSessions {
   }
 
   private async start(instance: OwnedInstance): Promise<ManagedSession> {
+    // Only under the shard's lease: the session's writes carry its token, and PostgreSQL refuses them once it has passed on.
+    const fence = this.lease.fence(instance.shard);
+    if (!fence) throw new AppError('instance_unavailable');
     const driver = this.drivers.for(instance);
-    const managed = { instance, status: instance.status, deviceId: instance.deviceId, failures: 0, stopped: false } as ManagedSession;
-    managed.session = driver.createSession({ instanceId: instance.id, customerId: instance.customerId }, this.hooksFor(managed));
+    const managed = { instance, fence, status: instance.status, deviceId: instance.deviceId, failures: 0, stopped: false } as ManagedSession;
+    this.fences.set(instance.id, fence);
+    managed.session = driver.createSession({ instanceId: instance.id, customerId: instance.customerId, fence }, this.hooksFor(managed));
     this.sessions.set(instance.id, managed);
     await this.connect(managed);
     return managed;
@@ -244,6 +252,7 @@ export class InstanceSessions {
       },
       historySyncEnabled: () => this.instances.historySync(id),
       holdsLease: () => this.lease.holds(managed.instance.shard),
+      fencedOut: () => this.fencedOut(managed.fence),
     };
   }
 
@@ -354,11 +363,18 @@ export class InstanceSessions {
       .run(instanceId, async () => {
         if (this.openEventBatches.get(instanceId) === batch) this.openEventBatches.delete(instanceId);
         for (const each of batch) await this.store.apply(instanceId, each);
-        await this.events.recordMany(instanceId, batch);
+        await this.events.recordMany(instanceId, batch, this.fences.get(instanceId));
       })
-      .catch((error: Error) =>
-        this.logger.error(`${instanceId}: ${batch.map((each) => each.eventType).join(', ')} not recorded: ${error.message}`),
-      );
+      .catch((error: Error) => {
+        if (error instanceof FencedOutError) this.fencedOut(error.fence);
+        this.logger.error(`${instanceId}: ${batch.map((each) => each.eventType).join(', ')} not recorded: ${error.message}`);
+      });
+  }
+
+  /** PostgreSQL refused a write under `fence`: another worker owns the shard now, so its sessions here close at once. */
+  private fencedOut(fence: Fence): void {
+    this.logger.warn(`shard ${fence.shard}: a write under fencing token ${fence.token} was refused; closing the shard's sessions`);
+    this.lease.refused(fence);
   }
 
   /** Runs a task in the instance's lane after everything reported so far (events included). */

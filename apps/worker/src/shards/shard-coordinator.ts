@@ -3,7 +3,8 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { ShutdownDeadline } from '@app/observability';
-import { CommandServer, RedisService } from '@app/redis';
+import { ShardLeaseRepository } from '@app/database';
+import { CommandServer } from '@app/redis';
 import { SendDispatcher } from '../dispatch/send-dispatcher';
 import { SendQueueConsumers } from '../dispatch/send-queue-consumers';
 import { SendReconciler } from '../dispatch/send-reconciler';
@@ -38,7 +39,7 @@ export class ShardCoordinator {
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly redis: RedisService,
+    private readonly leases: ShardLeaseRepository,
     private readonly sessions: InstanceSessions,
     private readonly commands: CommandServer,
     private readonly router: CommandRouter,
@@ -50,11 +51,9 @@ export class ShardCoordinator {
 
   async start(): Promise<void> {
     this.commands.setHandler((request) => this.router.handle(request));
-    const connection = this.redis.connect('shards', { maxRetriesPerRequest: 1 });
     this.ownership = new ShardOwnership(
       {
-        redis: connection,
-        keyPrefix: this.config.queuePrefix,
+        store: this.leases,
         workerId: this.workerId,
         shardCount: this.config.shardCount,
         leaseMs: this.config.shardLeaseMs,
@@ -67,11 +66,14 @@ export class ShardCoordinator {
           await this.sessions.openShard(shard);
           this.consumers.start(shard);
         },
-        lost: async (shard) => {
-          // Nothing here may wait on Redis without a bound: Redis being gone is one reason a lease is lost, and the
-          // sessions must close (fencing) whatever Redis does. Drains see the shard as released and stop after the send
-          // in progress, which finishes before the sessions close and the lease goes.
+        lost: async (shard, reason) => {
+          // Nothing here may wait on Redis without a bound: the sessions must close (fencing) whatever Redis does. Drains
+          // see the shard as released and stop after the send in progress, which finishes before the sessions close and
+          // the lease goes.
           this.lease.beginHandover(shard);
+          // PostgreSQL refused a write under this shard's token: another worker holds it now. Its sessions close first,
+          // at once: nothing they do could be recorded, and two live sockets for one identity is what fencing prevents.
+          if (reason === 'fenced') await this.sessions.closeShard(shard);
           await settleWithin(Promise.all([this.consumers.stop(shard), this.commands.stopServingShard(shard)]), INTAKE_STOP_WAIT_MS);
           await this.dispatcher.idle(shard);
           await this.sessions.closeShard(shard);

@@ -1,37 +1,45 @@
 /**
  * Shard ownership: which worker runs the network sessions of which shard.
  *
- * Keys (all under `<prefix>:shards:` or `<prefix>:workers:`):
- * - `shards:lease:<n>` = `<workerId>:<token>`, with a PX expiry: the lease of shard n.
- * - `shards:token:<n>`: the last fencing token issued for shard n (never expires).
- * - `workers:<id>` (PX) and the sorted set `shards:members` (score = Redis time at which the member expires): membership.
+ * The leases and the membership live in PostgreSQL (`ShardLeaseStore`, implemented by `ShardLeaseRepository`): one row per
+ * shard with its worker, fencing token and expiry, one row per live worker. Expiries are on PostgreSQL's clock. Redis plays
+ * no part: losing Redis state (a flush, a failover, a restart) cannot hand a shard to a second worker.
  *
- * Acquiring is one Lua script that, only while the lease is absent, INCRs the token and SET NX PX the lease. Being atomic, every
- * owner's token is strictly greater than all earlier ones, and the value carries it so downstream writes can be fenced.
+ * Acquiring is one statement that, for free or expired rows only (`FOR UPDATE SKIP LOCKED`), sets this worker and a token
+ * from a PostgreSQL sequence. Every owner's token is therefore strictly greater than all earlier ones, across Redis loss, and
+ * names exactly one lease. Downstream writes carry it and PostgreSQL refuses them once the token is no longer the shard's
+ * (`fence.ts`), so the fencing below is a belt: the database is the braces.
  *
- * Renewal is compare-value-then-PEXPIRE and release is compare-value-then-DEL. A plain PEXPIRE or DEL sent by a worker whose lease
- * already expired (slow reply, GC pause, queued while reconnecting) would extend or delete the NEXT owner's lease. Because the value
- * includes the token, even this worker's own earlier lease of the same shard never matches.
+ * Renewal is one statement per tick for all of this worker's leases (and its membership), matching on worker and token:
+ * a worker whose lease already passed on cannot extend the next owner's lease, nor its own earlier lease of the shard.
+ * Release is compare-token-then-free, likewise.
  *
- * Fencing: a lease's local deadline is the SEND time of its last successful acquire/renew + leaseMs - safety margin. Redis ran the
- * command after we sent it, so the key lives at least leaseMs past the send time; the margin (20% of leaseMs) absorbs clock-rate
- * drift and late timers. From the deadline on, holds() is false and lost('expired') is called, so this worker stops believing it
- * owns the shard before Redis can let another worker in. A renewal that finds the lease gone or replaced does the same at once.
+ * Fencing: a lease's local deadline is the SEND time of its last successful acquire/renew + leaseMs - safety margin. PostgreSQL
+ * ran the statement after we sent it, so the row lives at least leaseMs past the send time; the margin (20% of leaseMs)
+ * absorbs clock-rate drift and late timers. From the deadline on, holds() is false and lost('expired') is called, so this
+ * worker stops believing it owns the shard before PostgreSQL can let another worker in. A renewal that finds the lease gone
+ * or replaced does the same at once, and so does a fenced write that PostgreSQL refused (`lose`).
  *
  * Rebalancing: sorting the live worker ids gives every worker the same even split (the first `shardCount % n` ids get one more).
- * A worker over its share awaits lost('rebalance') for its highest-numbered surplus shards and only then deletes their leases; the
+ * A worker over its share awaits lost('rebalance') for its highest-numbered surplus shards and only then frees their leases; the
  * leases keep being renewed while lost() runs, so the next owner cannot start before the sessions are closed. A worker under its
  * share acquires free shards.
  */
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
-import { shardLeaseKey, shardMembersKey } from '@app/contracts';
+
+/** What ownership needs of the lease table (`ShardLeaseRepository` in libs/database). */
+export interface ShardLeaseStore {
+  /** Refreshes membership (when `heartbeat`) and extends the named leases still this worker's; returns the tokens extended. */
+  renew(workerId: string, leaseMs: number, tokens: readonly number[], heartbeat: boolean): Promise<Set<number>>;
+  liveWorkers(): Promise<string[]>;
+  /** Up to `max` free or expired shards of `candidates` (in that order of preference), each with a new fencing token. */
+  acquire(workerId: string, candidates: readonly number[], max: number, leaseMs: number): Promise<{ shard: number; token: number }[]>;
+  release(workerId: string, leases: readonly { shard: number; token: number }[]): Promise<void>;
+  deregister(workerId: string): Promise<void>;
+}
 
 export interface ShardOwnershipOptions {
-  /** Command connection. Prefer one that fails fast while disconnected; commands queued during an outage run later, harmlessly. */
-  redis: Redis;
-  /** Every key written starts with `${keyPrefix}:shards:` or `${keyPrefix}:workers:`. */
-  keyPrefix: string;
+  store: ShardLeaseStore;
   /** Unique per process. */
   workerId: string;
   shardCount: number;
@@ -44,7 +52,7 @@ export interface ShardOwnershipOptions {
   logger?: { log(msg: string): void; warn(msg: string): void };
 }
 
-export type ShardLossReason = 'rebalance' | 'expired' | 'stopping';
+export type ShardLossReason = 'rebalance' | 'expired' | 'stopping' | 'fenced';
 
 export interface ShardListener {
   /** This worker now owns `shard`; `fencingToken` is strictly greater than any token issued for that shard before. */
@@ -56,45 +64,13 @@ export interface ShardListener {
 const DEFAULT_LEASE_MS = 15_000;
 const DEFAULT_REBALANCE_EVERY_MS = 2_000;
 const SAFETY_MARGIN_RATIO = 0.2;
-/** Bounds each Redis call made while stopping, so shutdown finishes with Redis gone; leases then simply expire. */
-const STOP_REDIS_TIMEOUT_MS = 2_000;
-/** ioredis connection states in which no command can be answered until a reconnect succeeds. */
-const DISCONNECTED = new Set(['reconnecting', 'close', 'end']);
-
-const ACQUIRE_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return false end
-local token = redis.call('INCR', KEYS[2])
-redis.call('SET', KEYS[1], ARGV[1] .. ':' .. token, 'NX', 'PX', ARGV[2])
-return token`;
-
-const RENEW_SCRIPT = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0`;
-
-const RELEASE_SCRIPT = `
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0`;
-
-// Redis time, not the caller's, so clock skew between workers cannot keep a dead member alive or drop a live one.
-const REDIS_NOW_MS = `
-local time = redis.call('TIME')
-local nowMs = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)`;
-
-const HEARTBEAT_SCRIPT = `${REDIS_NOW_MS}
-redis.call('SET', KEYS[1], nowMs, 'PX', ARGV[2])
-redis.call('ZADD', KEYS[2], nowMs + tonumber(ARGV[2]), ARGV[1])
-return 1`;
-
-const LIVE_MEMBERS_SCRIPT = `${REDIS_NOW_MS}
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', nowMs)
-return redis.call('ZRANGE', KEYS[1], 0, -1)`;
+/** Bounds each database call made while stopping, so shutdown finishes with PostgreSQL gone; leases then simply expire. */
+const STOP_CALL_TIMEOUT_MS = 2_000;
 
 interface Lease {
   readonly shard: number;
   readonly token: number;
-  /** `<workerId>:<token>`, the exact value in Redis. */
-  readonly value: string;
-  /** performance.now() after which the lease may be gone from Redis. */
+  /** performance.now() after which the lease may be gone from PostgreSQL. */
   deadline: number;
   /** Set once a voluntary handover began: lost() runs while the lease is still renewed, then the lease is deleted. */
   handOver: Promise<void> | undefined;
@@ -102,16 +78,6 @@ interface Lease {
 }
 
 type State = 'idle' | 'running' | 'stopping' | 'stopped';
-
-function shardKeys(keyPrefix: string) {
-  return {
-    // The operator overview (API) reads these two through the same helpers.
-    lease: (shard: number) => shardLeaseKey(keyPrefix, shard),
-    token: (shard: number) => `${keyPrefix}:shards:token:${shard}`,
-    members: shardMembersKey(keyPrefix),
-    worker: (workerId: string) => `${keyPrefix}:workers:${workerId}`,
-  };
-}
 
 const now = (): number => performance.now();
 
@@ -127,15 +93,6 @@ export function targetShareOf(workerId: string, liveWorkerIds: readonly string[]
   const sorted = [...new Set([...liveWorkerIds, workerId])].sort();
   const base = Math.floor(shardCount / sorted.length);
   return sorted.indexOf(workerId) < shardCount % sorted.length ? base + 1 : base;
-}
-
-/** Who owns `shard` right now according to its lease, or null. */
-export async function ownerOfShard(redis: Redis, keyPrefix: string, shard: number): Promise<string | null> {
-  const value = await redis.get(shardKeys(keyPrefix).lease(shard));
-  if (value === null) return null;
-  // Worker ids may contain ':'; the token after the last one never does.
-  const separator = value.lastIndexOf(':');
-  return separator > 0 ? value.slice(0, separator) : null;
 }
 
 /** Runs `task` now and then `everyMs` after each run ends, so runs never overlap. Never rejects. */
@@ -183,8 +140,7 @@ async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void
 function noop(): void {}
 
 export class ShardOwnership {
-  private readonly redis: Redis;
-  private readonly keys: ReturnType<typeof shardKeys>;
+  private readonly store: ShardLeaseStore;
   private readonly workerId: string;
   private readonly shardCount: number;
   private readonly leaseMs: number;
@@ -205,8 +161,7 @@ export class ShardOwnership {
     options: ShardOwnershipOptions,
     private readonly listener: ShardListener,
   ) {
-    this.redis = options.redis;
-    this.keys = shardKeys(options.keyPrefix);
+    this.store = options.store;
     this.workerId = options.workerId;
     this.shardCount = options.shardCount;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -219,7 +174,7 @@ export class ShardOwnership {
     this.rebalanceLoop = new RepeatingTask(options.rebalanceEveryMs ?? DEFAULT_REBALANCE_EVERY_MS, () => this.rebalance(), logLoopError);
   }
 
-  /** Registers this worker and takes its first share; Redis errors are logged and retried by the loops, never thrown. */
+  /** Registers this worker and takes its first share; database errors are logged and retried by the loops, never thrown. */
   async start(): Promise<void> {
     if (this.state !== 'idle') throw new Error(`ShardOwnership for ${this.workerId} was already started`);
     this.state = 'running';
@@ -255,7 +210,7 @@ export class ShardOwnership {
       return;
     }
     this.state = 'stopping';
-    // Bounded: a tick stuck on an unreachable Redis must not block shutdown. A handover it started is awaited below.
+    // Bounded: a tick stuck on an unreachable database must not block shutdown. A handover it started is awaited below.
     await settleWithin(this.rebalanceLoop.stop(), this.stopTimeoutMs());
     // Leave the membership first, so the others raise their share and pick up each shard as soon as its lease is released.
     await this.deregister();
@@ -267,37 +222,37 @@ export class ShardOwnership {
     this.state = 'stopped';
   }
 
+  /**
+   * A fenced write for `shard` under `token` was refused by PostgreSQL: the lease has passed on. Stops believing at once and
+   * calls lost('fenced'); a later token of the same shard (acquired again since) is not affected.
+   */
+  lose(shard: number, token: number): void {
+    const lease = this.leases.get(shard);
+    if (lease?.token === token) this.dropLost(lease, 'a fenced write was refused by PostgreSQL', 'fenced');
+  }
+
+  /** One statement for the heartbeat and every lease. */
   private async renewAll(): Promise<void> {
-    const heartbeat = this.state === 'running' ? this.sendHeartbeat() : Promise.resolve(undefined);
-    const failures = await Promise.all([heartbeat, ...[...this.leases.values()].map((lease) => this.renew(lease))]);
-    const errors = failures.filter((failure): failure is string => failure !== undefined);
-    if (errors.length > 0) this.logger.warn(`shard ownership: ${errors.length} renewal(s) failed, retrying: ${errors[0]}`);
-  }
-
-  /** Returns an error message on failure. */
-  private async sendHeartbeat(): Promise<string | undefined> {
-    try {
-      await this.redis.eval(HEARTBEAT_SCRIPT, 2, this.keys.worker(this.workerId), this.keys.members, this.workerId, this.leaseMs);
-      return undefined;
-    } catch (error) {
-      return `heartbeat: ${messageOf(error)}`;
-    }
-  }
-
-  /** Returns an error message on failure. */
-  private async renew(lease: Lease): Promise<string | undefined> {
+    const leases = [...this.leases.values()];
     const sentAt = now();
-    let renewed: boolean;
+    let renewed: Set<number>;
     try {
-      renewed = (await this.redis.eval(RENEW_SCRIPT, 1, this.keys.lease(lease.shard), lease.value, this.leaseMs)) === 1;
+      renewed = await this.store.renew(
+        this.workerId,
+        this.leaseMs,
+        leases.map((lease) => lease.token),
+        this.state === 'running',
+      );
     } catch (error) {
-      return `shard ${lease.shard}: ${messageOf(error)}`;
+      this.logger.warn(`shard ownership: renewal failed, retrying: ${messageOf(error)}`);
+      return;
     }
-    // Once the deadline has passed the lease is lost locally for good, even if this reply says Redis still had it.
-    if (this.leases.get(lease.shard) !== lease || now() >= lease.deadline) return undefined;
-    if (renewed) lease.deadline = Math.max(lease.deadline, this.deadlineFrom(sentAt));
-    else this.dropLost(lease, 'its lease is gone from Redis or held by another worker');
-    return undefined;
+    for (const lease of leases) {
+      // Once the deadline has passed the lease is lost locally for good, even if this reply says PostgreSQL still had it.
+      if (this.leases.get(lease.shard) !== lease || now() >= lease.deadline) continue;
+      if (renewed.has(lease.token)) lease.deadline = Math.max(lease.deadline, this.deadlineFrom(sentAt));
+      else this.dropLost(lease, 'its lease is gone from PostgreSQL or held by another worker');
+    }
   }
 
   private async rebalance(): Promise<void> {
@@ -312,8 +267,7 @@ export class ShardOwnership {
 
   private async readLiveWorkers(): Promise<string[] | undefined> {
     try {
-      const members = await this.redis.eval(LIVE_MEMBERS_SCRIPT, 1, this.keys.members);
-      return Array.isArray(members) ? members.map(String) : [];
+      return await this.store.liveWorkers();
     } catch (error) {
       this.logger.warn(`shard ownership: reading live workers failed, retrying: ${messageOf(error)}`);
       return undefined;
@@ -326,15 +280,16 @@ export class ShardOwnership {
   }
 
   private async acquireFreeShards(wanted: number, liveWorkers: readonly string[]): Promise<void> {
-    let leaseValues: (string | null)[];
+    const candidates = this.rotatedForThisWorker(liveWorkers).filter((shard) => !this.leases.has(shard));
+    const sentAt = now();
+    let acquired: { shard: number; token: number }[];
     try {
-      leaseValues = await this.redis.mget(this.allShards().map((shard) => this.keys.lease(shard)));
+      acquired = await this.store.acquire(this.workerId, candidates, wanted, this.leaseMs);
     } catch (error) {
-      this.logger.warn(`shard ownership: reading leases failed, retrying: ${messageOf(error)}`);
+      this.logger.warn(`shard ownership: acquiring shards failed, retrying: ${messageOf(error)}`);
       return;
     }
-    const free = this.rotatedForThisWorker(liveWorkers).filter((shard) => leaseValues[shard] === null && !this.leases.has(shard));
-    await Promise.all(free.slice(0, wanted).map((shard) => this.tryAcquire(shard)));
+    await Promise.all(acquired.map(({ shard, token }) => this.took(shard, token, sentAt)));
   }
 
   /** All shards, starting where this worker's slice of an even split would begin, so workers that start together rarely collide. */
@@ -344,26 +299,10 @@ export class ShardOwnership {
     return this.allShards().map((offset) => (start + offset) % this.shardCount);
   }
 
-  private async tryAcquire(shard: number): Promise<void> {
-    const sentAt = now();
-    let reply: unknown;
-    try {
-      reply = await this.redis.eval(ACQUIRE_SCRIPT, 2, this.keys.lease(shard), this.keys.token(shard), this.workerId, this.leaseMs);
-    } catch (error) {
-      this.logger.warn(`shard ownership: acquiring shard ${shard} failed, retrying: ${messageOf(error)}`);
-      return;
-    }
-    if (typeof reply !== 'number') return;
-    const lease: Lease = {
-      shard,
-      token: reply,
-      value: `${this.workerId}:${reply}`,
-      deadline: this.deadlineFrom(sentAt),
-      handOver: undefined,
-      expiryTimer: undefined,
-    };
+  private async took(shard: number, token: number, sentAt: number): Promise<void> {
+    const lease: Lease = { shard, token, deadline: this.deadlineFrom(sentAt), handOver: undefined, expiryTimer: undefined };
     // A reply that arrives after stop() began, or too late to be trusted, must not start anything: give the lease straight back.
-    if (this.state !== 'running' || now() >= lease.deadline) {
+    if (this.state !== 'running' || now() >= lease.deadline || this.leases.has(shard)) {
       await this.deleteLease(lease);
       return;
     }
@@ -384,13 +323,13 @@ export class ShardOwnership {
   }
 
   /** Involuntary: the lease may already belong to someone else, so nothing may wait before the local belief ends. */
-  private dropLost(lease: Lease, why: string): void {
+  private dropLost(lease: Lease, why: string, reason: 'expired' | 'fenced' = 'expired'): void {
     if (this.leases.get(lease.shard) !== lease) return;
     this.forget(lease);
     this.logger.warn(`shard ownership: lost shard ${lease.shard}: ${why}`);
     if (lease.handOver) return; // lost() is already running for the handover
-    const lostThenRelease = this.callListener(lease.shard, () => this.listener.lost(lease.shard, 'expired')).then(() =>
-      // Frees the shard early if the lease is in fact still ours (slow Redis rather than a dead one).
+    const lostThenRelease = this.callListener(lease.shard, () => this.listener.lost(lease.shard, reason)).then(() =>
+      // Frees the shard early if the lease is in fact still ours (a slow database rather than a lost lease).
       this.deleteLease(lease),
     );
     this.track(lostThenRelease);
@@ -413,19 +352,16 @@ export class ShardOwnership {
   }
 
   private async deleteLease(lease: Lease): Promise<void> {
-    const deletion = this.redis.eval(RELEASE_SCRIPT, 1, this.keys.lease(lease.shard), lease.value).catch((error: unknown) => {
+    const deletion = this.store.release(this.workerId, [lease]).catch((error: unknown) => {
       this.logger.warn(`shard ownership: releasing shard ${lease.shard} failed, it will expire: ${messageOf(error)}`);
     });
-    // Bounded: an unreachable Redis must not stall a handover or shutdown, and the lease expires by itself anyway.
+    // Bounded: an unreachable database must not stall a handover or shutdown, and the lease expires by itself anyway.
     await settleWithin(deletion, this.stopTimeoutMs());
   }
 
   private async deregister(): Promise<void> {
-    const removal = this.redis
-      .multi()
-      .del(this.keys.worker(this.workerId))
-      .zrem(this.keys.members, this.workerId)
-      .exec()
+    const removal = this.store
+      .deregister(this.workerId)
       .catch((error: unknown) => this.logger.warn(`shard ownership: deregistering failed, membership will expire: ${messageOf(error)}`));
     await settleWithin(removal, this.stopTimeoutMs());
   }
@@ -456,9 +392,8 @@ export class ShardOwnership {
     return sentAt + this.leaseMs - this.safetyMarginMs;
   }
 
-  /** While the connection is down a call cannot succeed before it reconnects: waiting for it would only delay a shutdown. */
   private stopTimeoutMs(): number {
-    return DISCONNECTED.has(this.redis.status) ? 0 : Math.min(this.leaseMs, STOP_REDIS_TIMEOUT_MS);
+    return Math.min(this.leaseMs, STOP_CALL_TIMEOUT_MS);
   }
 
   private allShards(): number[] {

@@ -1,4 +1,5 @@
 import { newEventId, type EventType } from '@app/contracts';
+import type { Fence } from './fence';
 import type { StoredEvent } from './stored-event';
 
 /**
@@ -21,6 +22,8 @@ export interface EventAppend {
   eventIds: string[];
   deliver: boolean;
   receivedAt: Date;
+  /** When given, the events are appended only while this shard lease is current (`fence.ts`). */
+  fence?: Fence;
 }
 
 /** One row of the statement's `$n::jsonb` event parameter (see `EVENT_RECORDS`). */
@@ -33,6 +36,8 @@ interface EventRow {
   data: Record<string, unknown>;
   deliver: boolean;
   received_at: string;
+  shard: number | null;
+  token: number | null;
 }
 
 /** The rows of one appended event as the statement returns them (`APPENDED`). */
@@ -49,7 +54,7 @@ export function newEventIds(count: number, at: number): string[] {
 /** The record set of the event rows passed as JSON in parameter `param` (e.g. `$1`), as `e`. */
 export function eventRecords(param: string): string {
   return `jsonb_to_recordset(${param}::jsonb)
-        AS e(n int, ord int, id text, instance_id text, type text, data jsonb, deliver boolean, received_at text)`;
+        AS e(n int, ord int, id text, instance_id text, type text, data jsonb, deliver boolean, received_at text, shard int, token bigint)`;
 }
 
 /**
@@ -91,6 +96,8 @@ export function eventRowsJson(requests: EventAppend[]): string {
       data: event.data,
       deliver: request.deliver,
       received_at: request.receivedAt.toISOString(),
+      shard: request.fence?.shard ?? null,
+      token: request.fence?.token ?? null,
     })),
   );
   return JSON.stringify(rows);

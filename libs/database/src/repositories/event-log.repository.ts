@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EventType } from '@app/contracts';
 import { PrismaService } from '../prisma.service';
 import { EventAppendGroupCommit } from './event-append-group-commit';
+import type { Fence } from './fence';
 import type { StoredEvent } from './stored-event';
 
 export type { StoredEvent } from './stored-event';
@@ -31,15 +32,22 @@ export class EventLogRepository {
   /**
    * Appends events of an instance in this order with its next sequence numbers (and their deliveries when `deliver`),
    * committed together with the appends of other instances made at the same time (see `EventAppendGroupCommit`).
-   * Null when the instance no longer exists.
+   * Null when the instance no longer exists. With a `fence` (a worker's session), nothing is appended and FencedOutError
+   * is thrown once that shard lease is no longer current.
    */
   appendMany(
     instanceId: string,
     events: { eventType: EventType; data: Record<string, unknown> }[],
-    options: { deliver: boolean; receivedAt?: Date } = { deliver: false },
+    options: { deliver: boolean; receivedAt?: Date; fence?: Fence } = { deliver: false },
   ): Promise<StoredEvent[] | null> {
     if (events.length === 0) return Promise.resolve([]);
-    return this.group.append({ instanceId, events, deliver: options.deliver, receivedAt: options.receivedAt ?? new Date() });
+    return this.group.append({
+      instanceId,
+      events,
+      deliver: options.deliver,
+      receivedAt: options.receivedAt ?? new Date(),
+      fence: options.fence,
+    });
   }
 
   async list(instanceId: string, afterSeq: bigint, limit: number, eventTypes?: string[]): Promise<StoredEvent[]> {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { type EventType, type OutboundMessage, type Send } from '@app/contracts';
 import type { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
+import { FencedOutError, fenceHolds, type Fence } from './fence';
 import { GroupCommitMismatch, MessageGroupCommit } from './message-group-commit';
 import { OutcomeGroupCommit } from './outcome-group-commit';
 import type { StoredEvent } from './event-log.repository';
@@ -89,9 +90,32 @@ export class MessageRepository {
     id: string,
     outcome: { status: 'sent' | 'failed'; error?: string },
     events: { eventType: EventType; data: Record<string, unknown> }[],
-    options: { deliver: boolean } = { deliver: false },
+    options: { deliver: boolean; fence?: Fence } = { deliver: false },
   ): Promise<{ recorded: boolean; events: StoredEvent[] }> {
-    return this.outcomes.record({ instanceId, messageId: id, outcome, events, deliver: options.deliver });
+    return this.outcomes.record({ instanceId, messageId: id, outcome, events, deliver: options.deliver, fence: options.fence });
+  }
+
+  /**
+   * Whether the message may go out now, decided by PostgreSQL in one fenced statement: it is still `accepted`, the fence
+   * is the shard's current lease, and no later lease has claimed it. Marks it claimed under `fence.token`. A message
+   * claimed under an older token (its owner died between the network taking it and the outcome commit) is claimed again
+   * and sent again with the same id. One claimed under the current token is this worker's own (one drain per instance,
+   * and no other worker has the token): it is claimable again only after this worker's own send attempt failed before
+   * the network took it, as the drain retries. Throws FencedOutError when the lease has passed on.
+   */
+  async claim(instanceId: string, id: string, fence: Fence): Promise<boolean> {
+    const { rows } = await this.prisma.pool.query<{ allowed: boolean; claimed: boolean }>(
+      `WITH allowed AS (SELECT ${fenceHolds('$3', '$4')} AS ok), claimed AS (
+         UPDATE messages SET claimed_token = $4
+         WHERE id = $1 AND instance_id = $2 AND status = 'accepted' AND (claimed_token IS NULL OR claimed_token <= $4)
+           AND (SELECT ok FROM allowed)
+         RETURNING id
+       )
+       SELECT (SELECT ok FROM allowed) AS allowed, EXISTS (SELECT 1 FROM claimed) AS claimed`,
+      [id, instanceId, fence.shard, fence.token],
+    );
+    if (!rows[0]?.allowed) throw new FencedOutError(fence);
+    return rows[0].claimed;
   }
 
   async find(instanceId: string, id: string): Promise<StoredMessage | null> {

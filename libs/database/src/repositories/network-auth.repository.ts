@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SecretBox } from '@app/security';
 import { PrismaService } from '../prisma.service';
+import { FencedOutError, fenceHolds, type Fence } from './fence';
 
 /** One key write of a Signal key store `set` call; `value: null` deletes the key. */
 export interface NetworkKeyWrite {
@@ -38,10 +39,22 @@ export class NetworkAuthRepository {
     return row ? this.box.decrypt(row.data) : null;
   }
 
-  /** Saves the whole credentials object; the last write wins. */
-  async saveCredentials(instanceId: string, json: string): Promise<void> {
+  /**
+   * Saves the whole credentials object; the last write wins. With a `fence`, PostgreSQL writes it only while that lease is
+   * the shard's current one, in the same statement; otherwise nothing is written and FencedOutError is thrown.
+   */
+  async saveCredentials(instanceId: string, json: string, fence?: Fence): Promise<void> {
     const data = this.box.encrypt(json);
-    await this.prisma.networkCredentials.upsert({ where: { instanceId }, create: { instanceId, data }, update: { data } });
+    if (!fence) {
+      await this.prisma.networkCredentials.upsert({ where: { instanceId }, create: { instanceId, data }, update: { data } });
+      return;
+    }
+    const { rowCount } = await this.prisma.pool.query(
+      `INSERT INTO network_credentials (instance_id, data, updated_at) SELECT $1, $2, now() WHERE ${fenceHolds('$3', '$4')}
+       ON CONFLICT (instance_id) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`,
+      [instanceId, data, fence.shard, fence.token],
+    );
+    if (rowCount !== 1) throw new FencedOutError(fence);
   }
 
   /** The stored values of the given keys of one type; missing keys are absent from the map. */
@@ -59,7 +72,7 @@ export class NetworkAuthRepository {
    * concurrent calls cannot lose or tear each other's writes) and deletes for nulls. Within a call the last write
    * of a key wins.
    */
-  async writeKeys(instanceId: string, writes: NetworkKeyWrite[]): Promise<void> {
+  async writeKeys(instanceId: string, writes: NetworkKeyWrite[], fence?: Fence): Promise<void> {
     const last = new Map<string, NetworkKeyWrite>();
     for (const write of writes) last.set(`${write.type}\u0000${write.id}`, write);
     // Rows are locked in one order by every writer, which keeps concurrent calls from deadlocking in most cases.
@@ -69,7 +82,7 @@ export class NetworkAuthRepository {
     if (upserts.length === 0 && deletes.length === 0) return;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.applyKeyWrites(instanceId, upserts, deletes);
+        return await this.applyKeyWrites(instanceId, upserts, deletes, fence);
       } catch (error) {
         // Upserts and deletes of overlapping keys by two calls can still deadlock; PostgreSQL aborts one, which retries.
         if (attempt >= DEADLOCK_RETRIES || !isWriteConflict(error)) throw error;
@@ -77,27 +90,33 @@ export class NetworkAuthRepository {
     }
   }
 
-  private async applyKeyWrites(instanceId: string, upserts: NetworkKeyWrite[], deletes: NetworkKeyWrite[]): Promise<void> {
-    await this.prisma.$transaction([
-      ...(upserts.length > 0
-        ? [
-            this.prisma.$executeRaw`
-              INSERT INTO network_keys (instance_id, type, key_id, value, updated_at)
-              SELECT ${instanceId}, t.type, t.key_id, t.value, now()
-              FROM unnest(${upserts.map((w) => w.type)}::text[], ${upserts.map((w) => w.id)}::text[],
-                          ${upserts.map((w) => this.box.encrypt(w.value as string))}::text[]) AS t(type, key_id, value)
-              ON CONFLICT (instance_id, type, key_id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()`,
-          ]
-        : []),
-      ...(deletes.length > 0
-        ? [
-            this.prisma.$executeRaw`
-              DELETE FROM network_keys k
-              USING unnest(${deletes.map((w) => w.type)}::text[], ${deletes.map((w) => w.id)}::text[]) AS d(type, key_id)
-              WHERE k.instance_id = ${instanceId} AND k.type = d.type AND k.key_id = d.key_id`,
-          ]
-        : []),
-    ]);
+  /**
+   * One statement for the upserts and the deletes, so the fence (when given) is checked once for both: either the whole
+   * `set` call lands under the current lease or nothing of it does (FencedOutError).
+   */
+  private async applyKeyWrites(instanceId: string, upserts: NetworkKeyWrite[], deletes: NetworkKeyWrite[], fence?: Fence): Promise<void> {
+    const { rows } = await this.prisma.pool.query<{ allowed: boolean }>(
+      `WITH allowed AS (SELECT ${fence ? fenceHolds('$7', '$8') : 'true'} AS ok), upserted AS (
+         INSERT INTO network_keys (instance_id, type, key_id, value, updated_at)
+         SELECT $1, t.type, t.key_id, t.value, now()
+         FROM unnest($2::text[], $3::text[], $4::text[]) AS t(type, key_id, value) WHERE (SELECT ok FROM allowed)
+         ON CONFLICT (instance_id, type, key_id) DO UPDATE SET value = EXCLUDED.value, updated_at = now()
+       ), deleted AS (
+         DELETE FROM network_keys k USING unnest($5::text[], $6::text[]) AS d(type, key_id)
+         WHERE (SELECT ok FROM allowed) AND k.instance_id = $1 AND k.type = d.type AND k.key_id = d.key_id
+       )
+       SELECT ok AS allowed FROM allowed`,
+      [
+        instanceId,
+        upserts.map((w) => w.type),
+        upserts.map((w) => w.id),
+        upserts.map((w) => this.box.encrypt(w.value as string)),
+        deletes.map((w) => w.type),
+        deletes.map((w) => w.id),
+        ...(fence ? [fence.shard, fence.token] : []),
+      ],
+    );
+    if (fence && !rows[0]?.allowed) throw new FencedOutError(fence);
   }
 
   /** Forgets the instance's credentials and keys (logged out: they can never be used again). */

@@ -1,4 +1,5 @@
 import * as eventAppend from './event-append.sql';
+import { FencedOutError, fenceHolds, type Fence } from './fence';
 import type { StoredEvent } from './stored-event';
 import { queryRetrying, StatementBatcher, type Queryable } from './statement-batcher';
 
@@ -8,6 +9,8 @@ export interface OutcomeRequest {
   outcome: { status: 'sent' | 'failed'; error?: string };
   events: eventAppend.NewEvent[];
   deliver: boolean;
+  /** The sending worker's shard lease: the outcome is recorded only while it is current. */
+  fence?: Fence;
 }
 
 export interface RecordedOutcome {
@@ -29,17 +32,21 @@ const MAX_ROWS = 500;
  * when asked; one statement, one commit. A row that is no longer `accepted` gets nothing.
  */
 const RECORD_BATCH = `WITH input AS (
-      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(n int, message_id text, instance_id text, status text, error text)
+      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(n int, message_id text, instance_id text, status text, error text, shard int, token bigint)
+    ), allowed AS (
+      SELECT n FROM input WHERE token IS NULL OR ${fenceHolds('input.shard', 'input.token')}
     ), done AS (
       UPDATE messages m SET status = input.status::"MessageStatus", error = input.error,
              sent_at = CASE WHEN input.status = 'sent' THEN $2::timestamp(3) ELSE NULL END
       FROM input WHERE m.id = input.message_id AND m.instance_id = input.instance_id AND m.status = 'accepted'
+        AND input.n IN (SELECT n FROM allowed)
       RETURNING input.n
     ), events AS (
       SELECT e.* FROM ${eventAppend.eventRecords('$3')}
       WHERE e.n IN (SELECT n FROM done)
     ), ${eventAppend.APPEND_STEPS}
-    SELECT coalesce((SELECT json_agg(n) FROM done), '[]'::json) AS done, ${eventAppend.APPENDED}`;
+    SELECT coalesce((SELECT json_agg(n) FROM done), '[]'::json) AS done, ${eventAppend.APPENDED},
+      coalesce((SELECT json_agg(n) FROM input WHERE n NOT IN (SELECT n FROM allowed)), '[]'::json) AS fenced`;
 
 /**
  * Group commit for send outcomes, the worker's side of `MessageGroupCommit`. A drain hands over one message's outcome
@@ -50,17 +57,20 @@ const RECORD_BATCH = `WITH input AS (
  * sends an instance's next message only once the previous outcome is durable.
  */
 export class OutcomeGroupCommit {
-  private readonly batcher: StatementBatcher<Entry, RecordedOutcome>;
+  private readonly batcher: StatementBatcher<Entry, RecordedOutcome | FencedOutError>;
 
   constructor(private readonly db: Queryable) {
     this.batcher = new StatementBatcher((batch) => this.commit(batch), { maxWeight: MAX_ROWS });
   }
 
-  record(request: OutcomeRequest, at = Date.now()): Promise<RecordedOutcome> {
-    return this.batcher.add({ request, eventIds: eventAppend.newEventIds(request.events.length, at) });
+  /** Rejects with FencedOutError (nothing of it written, the rest of the batch unaffected) when its fence is stale. */
+  async record(request: OutcomeRequest, at = Date.now()): Promise<RecordedOutcome> {
+    const result = await this.batcher.add({ request, eventIds: eventAppend.newEventIds(request.events.length, at) });
+    if (result instanceof FencedOutError) throw result;
+    return result;
   }
 
-  private async commit(batch: Entry[]): Promise<RecordedOutcome[]> {
+  private async commit(batch: Entry[]): Promise<(RecordedOutcome | FencedOutError)[]> {
     const at = new Date();
     const messages = batch.map(({ request }, n) => ({
       n,
@@ -68,18 +78,23 @@ export class OutcomeGroupCommit {
       instance_id: request.instanceId,
       status: request.outcome.status,
       error: request.outcome.error ?? null,
+      shard: request.fence?.shard ?? null,
+      token: request.fence?.token ?? null,
     }));
     // Events are received when their outcome is recorded: the time of this statement.
     const appends: eventAppend.EventAppend[] = batch.map(({ request, eventIds }) => ({ ...request, eventIds, receivedAt: at }));
-    const [result] = await queryRetrying<{ done: number[]; appended: eventAppend.AppendedRow[] }>(
+    const [result] = await queryRetrying<{ done: number[]; appended: eventAppend.AppendedRow[]; fenced: number[] }>(
       this.db,
       { name: 'record-outcomes', text: RECORD_BATCH },
       [JSON.stringify(messages), at.toISOString(), eventAppend.eventRowsJson(appends)],
     );
     const done = new Set(result.done);
     const seqs = eventAppend.appendedSeqs(result.appended);
+    const fenced = new Set(result.fenced);
     return appends.map((append, n) =>
-      done.has(n) ? { recorded: true, events: eventAppend.storedEvents(append, seqs) ?? [] } : { recorded: false, events: [] },
+      fenced.has(n) && batch[n].request.fence
+        ? new FencedOutError(batch[n].request.fence)
+        : done.has(n) ? { recorded: true, events: eventAppend.storedEvents(append, seqs) ?? [] } : { recorded: false, events: [] },
     );
   }
 }

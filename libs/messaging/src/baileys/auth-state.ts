@@ -1,12 +1,12 @@
-import type { NetworkKeyWrite } from '@app/database';
+import { FencedOutError, type Fence, type NetworkKeyWrite } from '@app/database';
 import { bufferJson } from './buffer-json';
 
 /** The part of the auth repository the auth state needs (a fake in unit tests, PostgreSQL in production). */
 export interface AuthStore {
   credentials(instanceId: string): Promise<string | null>;
-  saveCredentials(instanceId: string, json: string): Promise<void>;
+  saveCredentials(instanceId: string, json: string, fence?: Fence): Promise<void>;
   keys(instanceId: string, type: string, ids: string[]): Promise<Map<string, string>>;
-  writeKeys(instanceId: string, writes: NetworkKeyWrite[]): Promise<void>;
+  writeKeys(instanceId: string, writes: NetworkKeyWrite[], fence?: Fence): Promise<void>;
   clear(instanceId: string): Promise<void>;
 }
 
@@ -34,6 +34,10 @@ export interface AuthStateOptions<Credentials extends object> {
   initCredentials: () => Credentials;
   /** Turns a stored value back into what Baileys expects (app-state sync keys are protobuf objects). */
   revive?: (type: string, value: unknown) => unknown;
+  /** The worker's shard lease: every credential and key write is checked against it by PostgreSQL in the same statement. */
+  fence?: Fence;
+  /** Called when such a write was refused (FencedOutError, which the write still rejects with). */
+  onFencedOut?: () => void;
 }
 
 /**
@@ -41,7 +45,11 @@ export interface AuthStateOptions<Credentials extends object> {
  * written in one transaction. A second worker reconstructs the same state from the database alone.
  */
 export async function loadAuthState<Credentials extends object>(options: AuthStateOptions<Credentials>): Promise<AuthState<Credentials>> {
-  const { instanceId, store } = options;
+  const { instanceId, store, fence } = options;
+  const refusedIsReported = (error: unknown): never => {
+    if (error instanceof FencedOutError) options.onFencedOut?.();
+    throw error;
+  };
   const stored = await store.credentials(instanceId);
   const creds = stored ? bufferJson.parse<Credentials>(stored) : options.initCredentials();
   const revive = options.revive ?? ((_type: string, value: unknown) => value);
@@ -61,7 +69,7 @@ export async function loadAuthState<Credentials extends object>(options: AuthSta
           writes.push({ type, id, value: value === null || value === undefined ? null : bufferJson.stringify(value) });
         }
       }
-      await store.writeKeys(instanceId, writes);
+      await store.writeKeys(instanceId, writes, fence).catch(refusedIsReported);
     },
     clear: () => store.clear(instanceId),
   };
@@ -71,7 +79,7 @@ export async function loadAuthState<Credentials extends object>(options: AuthSta
     saveCreds() {
       // Serialised so an older snapshot never lands after a newer one.
       const snapshot = bufferJson.stringify(creds);
-      credentialWrites = credentialWrites.catch(() => undefined).then(() => store.saveCredentials(instanceId, snapshot));
+      credentialWrites = credentialWrites.catch(() => undefined).then(() => store.saveCredentials(instanceId, snapshot, fence).catch(refusedIsReported));
       return credentialWrites;
     },
     async flush() {

@@ -283,6 +283,11 @@ export class BaileysSession implements NetworkSession {
     const auth = await loadAuthState<AuthenticationCreds>({
       instanceId: this.identity.instanceId,
       store: this.deps.auth,
+      fence: this.identity.fence,
+      onFencedOut: () => {
+        this.log.warn('a credential or key write was refused: this worker no longer holds the lease, closing');
+        this.hooks.fencedOut?.();
+      },
       initCredentials: () => lib.initAuthCreds(),
       revive: (type, value) => (type === 'app-state-sync-key' ? lib.proto.Message.AppStateSyncKeyData.fromObject(value as object) : value),
     });
