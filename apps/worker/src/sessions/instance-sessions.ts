@@ -203,7 +203,14 @@ export class InstanceSessions {
     const fence = this.lease.fence(instance.shard);
     if (!fence) throw new AppError('instance_unavailable');
     const driver = this.drivers.for(instance);
-    const managed = { instance, fence, status: instance.status, deviceId: instance.deviceId, failures: 0, stopped: false } as ManagedSession;
+    const managed = {
+      instance,
+      fence,
+      status: instance.status,
+      deviceId: instance.deviceId,
+      failures: 0,
+      stopped: false,
+    } as ManagedSession;
     this.fences.set(instance.id, fence);
     managed.session = driver.createSession({ instanceId: instance.id, customerId: instance.customerId, fence }, this.hooksFor(managed));
     this.sessions.set(instance.id, managed);

@@ -3,8 +3,9 @@ import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import type { ShutdownDeadline } from '@app/observability';
+import { shardMembersKey } from '@app/contracts';
 import { ShardLeaseRepository } from '@app/database';
-import { CommandServer } from '@app/redis';
+import { CommandServer, RedisService } from '@app/redis';
 import { SendDispatcher } from '../dispatch/send-dispatcher';
 import { SendQueueConsumers } from '../dispatch/send-queue-consumers';
 import { SendReconciler } from '../dispatch/send-reconciler';
@@ -40,6 +41,7 @@ export class ShardCoordinator {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly leases: ShardLeaseRepository,
+    private readonly redis: RedisService,
     private readonly sessions: InstanceSessions,
     private readonly commands: CommandServer,
     private readonly router: CommandRouter,
@@ -50,6 +52,7 @@ export class ShardCoordinator {
   ) {}
 
   async start(): Promise<void> {
+    await this.refuseBesideRedisLeaseWorkers();
     this.commands.setHandler((request) => this.router.handle(request));
     this.ownership = new ShardOwnership(
       {
@@ -87,6 +90,28 @@ export class ShardCoordinator {
 
   owned(): number[] {
     return this.ownership?.owned() ?? [];
+  }
+
+  /**
+   * Builds before PostgreSQL leases kept shard leases in Redis; such a worker would not see this one's leases, and both
+   * would run the same identities. Their membership set (`<prefix>:shards:members`, scores = Redis time at which each
+   * member lapses) tells whether one is still alive: then this worker refuses to start (README, Operations: stop every
+   * old worker first). Unreadable Redis is not a reason to stay down; it is logged.
+   */
+  private async refuseBesideRedisLeaseWorkers(): Promise<void> {
+    let alive: string[];
+    try {
+      const [seconds, micros] = await this.redis.client.time();
+      const nowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+      alive = await this.redis.client.zrangebyscore(shardMembersKey(this.config.queuePrefix), `(${nowMs}`, '+inf');
+    } catch (error) {
+      this.logger.warn(`could not check for workers with Redis shard leases: ${(error as Error).message}`);
+      return;
+    }
+    if (alive.length > 0)
+      throw new Error(
+        `workers of an older build (shard leases in Redis) are still running: ${alive.join(', ')}; stop them before starting this version`,
+      );
   }
 
   /**

@@ -94,7 +94,9 @@ export class OutcomeGroupCommit {
     return appends.map((append, n) =>
       fenced.has(n) && batch[n].request.fence
         ? new FencedOutError(batch[n].request.fence)
-        : done.has(n) ? { recorded: true, events: eventAppend.storedEvents(append, seqs) ?? [] } : { recorded: false, events: [] },
+        : done.has(n)
+          ? { recorded: true, events: eventAppend.storedEvents(append, seqs) ?? [] }
+          : { recorded: false, events: [] },
     );
   }
 }

@@ -79,7 +79,9 @@ export async function loadAuthState<Credentials extends object>(options: AuthSta
     saveCreds() {
       // Serialised so an older snapshot never lands after a newer one.
       const snapshot = bufferJson.stringify(creds);
-      credentialWrites = credentialWrites.catch(() => undefined).then(() => store.saveCredentials(instanceId, snapshot, fence).catch(refusedIsReported));
+      credentialWrites = credentialWrites
+        .catch(() => undefined)
+        .then(() => store.saveCredentials(instanceId, snapshot, fence).catch(refusedIsReported));
       return credentialWrites;
     },
     async flush() {
