@@ -1,5 +1,5 @@
 import type { AppConfig } from '@app/config';
-import type { StoredMessage } from '@app/database';
+import { FencedOutError, type StoredMessage } from '@app/database';
 import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { SendDispatcher } from './send-dispatcher';
 
@@ -10,7 +10,7 @@ function message(id: string, seq: number): StoredMessage {
 }
 
 /** The dispatcher over in-memory fakes: rows stay `accepted` until an outcome is recorded, as in PostgreSQL. */
-function setUp(options: { failRecords?: number; intervalMs?: number } = {}) {
+function setUp(options: { failRecords?: number; intervalMs?: number; fencedOutAt?: string } = {}) {
   const rows = [message('m1', 1), message('m2', 2), message('m3', 3)];
   const recorded: string[] = [];
   const sent: string[] = [];
@@ -18,7 +18,13 @@ function setUp(options: { failRecords?: number; intervalMs?: number } = {}) {
   const messages = {
     sendInterval: () => Promise.resolve(options.intervalMs ?? 0),
     pending: () => Promise.resolve(rows.filter((row) => !recorded.includes(row.id))),
-    claim: (_instanceId: string, id: string) => Promise.resolve(!recorded.includes(id)),
+    claims: [] as { id: string; token: number }[],
+    claim(_instanceId: string, id: string, fence: { shard: number; token: number }) {
+      this.claims.push({ id, token: fence.token });
+      // PostgreSQL refuses the claim once the lease has passed on to another worker.
+      if (id === options.fencedOutAt) return Promise.reject(new FencedOutError(fence));
+      return Promise.resolve(!recorded.includes(id));
+    },
     recordOutcome: (_instanceId: string, id: string) => {
       if (failRecords > 0) {
         failRecords -= 1;
@@ -40,7 +46,16 @@ function setUp(options: { failRecords?: number; intervalMs?: number } = {}) {
   const fanout = { committed: () => Promise.resolve() };
   const activity = { note: () => undefined };
   const lease = new ShardLeaseCheck();
-  lease.follow({ holds: () => true, fencingToken: () => 1, lose: () => undefined });
+  const lost: { shard: number; token: number }[] = [];
+  let held = true;
+  lease.follow({
+    holds: () => held,
+    fencingToken: () => 7,
+    lose: (shard, token) => {
+      lost.push({ shard, token });
+      held = false;
+    },
+  });
   const dispatcher = new SendDispatcher(
     { shardCount: 1 } as AppConfig,
     messages as never,
@@ -51,10 +66,27 @@ function setUp(options: { failRecords?: number; intervalMs?: number } = {}) {
     activity as never,
     lease,
   );
-  return { dispatcher, sent, recorded };
+  return { dispatcher, sent, recorded, claims: messages.claims, lost };
 }
 
 describe('SendDispatcher', () => {
+  it('claims each message in PostgreSQL under its lease token before sending it, and sends nothing the claim refuses', async () => {
+    const { dispatcher, sent, recorded, claims, lost } = setUp({ fencedOutAt: 'm2' });
+    await dispatcher.kick(INSTANCE);
+    expect({ sent, recorded, claims, lost }).toEqual({
+      sent: ['m1'],
+      recorded: ['m1'],
+      claims: [
+        { id: 'm1', token: 7 },
+        { id: 'm2', token: 7 },
+      ],
+      // The refusal ends this worker's belief in the shard at once.
+      lost: [{ shard: 0, token: 7 }],
+    });
+    await dispatcher.kick(INSTANCE);
+    expect(sent).toEqual(['m1']);
+  });
+
   it('never sends a message twice when its outcome could not be written: the next drain records it instead', async () => {
     const { dispatcher, sent, recorded } = setUp({ failRecords: 1 });
     await dispatcher.kick(INSTANCE);

@@ -1,4 +1,4 @@
-import type { NetworkKeyWrite } from '@app/database';
+import { FencedOutError, type Fence, type NetworkKeyWrite } from '@app/database';
 import { loadAuthState } from './auth-state';
 import { bufferJson } from './buffer-json';
 import { MemoryAuthStore } from './testing/memory-auth-store';
@@ -114,5 +114,47 @@ describe('loadAuthState', () => {
     void auth.saveCreds();
     await auth.flush();
     expect((JSON.parse(store.creds ?? '{}') as { nextPreKeyId: number }).nextPreKeyId).toBe(61);
+  });
+});
+
+describe('loadAuthState under a shard lease', () => {
+  const fence = { shard: 3, token: 41 };
+
+  /** A store that refuses every write once the lease has passed on, as PostgreSQL does (FencedOutError). */
+  class FencedStore extends MemoryAuthStore {
+    readonly fences: (Fence | undefined)[] = [];
+    passedOn = false;
+
+    override saveCredentials(instanceId: string, json: string, given?: Fence): Promise<void> {
+      this.fences.push(given);
+      return this.passedOn ? Promise.reject(new FencedOutError(fence)) : super.saveCredentials(instanceId, json);
+    }
+
+    override writeKeys(instanceId: string, writes: NetworkKeyWrite[], given?: Fence): Promise<void> {
+      this.fences.push(given);
+      return this.passedOn ? Promise.reject(new FencedOutError(fence)) : super.writeKeys(instanceId, writes);
+    }
+  }
+
+  it('passes the fence with every credential and key write, and reports each refused one while rejecting it', async () => {
+    const store = new FencedStore();
+    const refusals: string[] = [];
+    const auth = await loadAuthState({
+      instanceId: 'ins_a',
+      store,
+      initCredentials: fresh,
+      fence,
+      onFencedOut: () => refusals.push('refused'),
+    });
+    await auth.saveCreds();
+    await auth.state.keys.set({ session: { a: { n: 1 } } });
+    expect(refusals).toEqual([]);
+
+    store.passedOn = true;
+    await expect(auth.saveCreds()).rejects.toEqual(new FencedOutError(fence));
+    await expect(auth.state.keys.set({ session: { a: { n: 2 } } })).rejects.toEqual(new FencedOutError(fence));
+    expect(store.fences).toEqual([fence, fence, fence, fence]);
+    expect(refusals).toEqual(['refused', 'refused']);
+    expect(await auth.state.keys.get('session', ['a'])).toEqual({ a: { n: 1 } });
   });
 });
