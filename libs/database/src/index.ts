@@ -20,3 +20,4 @@ export * from './repositories/group-store.repository';
 export * from './repositories/network-message.repository';
 export * from './repositories/dashboard-user.repository';
 export * from './repositories/dashboard-session.repository';
+export * from './partitions/partition-maintenance';
