@@ -25,11 +25,11 @@ export class NetworkMessageRepository {
     if (messages.length === 0) return;
     await this.prisma.$executeRaw`
       INSERT INTO network_messages (instance_id, id, chat_jid, from_me, sender_jid, sent_at, data)
-      SELECT DISTINCT ON (m."chatJid", m.id) ${instanceId}, m.id, m."chatJid", m."fromMe", m."senderJid", m."sentAt"::timestamp(3), m.data
-      FROM jsonb_to_recordset(${JSON.stringify(messages)}::jsonb) WITH ORDINALITY
-        AS m(id text, "chatJid" text, "fromMe" boolean, "senderJid" text, "sentAt" text, data text, ord bigint)
-      WHERE NOT EXISTS (SELECT 1 FROM network_messages n WHERE n.instance_id = ${instanceId} AND n.id = m.id AND n.chat_jid = m."chatJid")
-      ORDER BY m."chatJid", m.id, m.ord
+      SELECT DISTINCT ON (m->>'chatJid', m->>'id') ${instanceId}, m->>'id', m->>'chatJid', (m->>'fromMe')::boolean, m->>'senderJid',
+             (m->>'sentAt')::timestamp(3), m->>'data'
+      FROM jsonb_array_elements(${JSON.stringify(messages)}::jsonb) WITH ORDINALITY AS given(m, ord)
+      WHERE NOT EXISTS (SELECT 1 FROM network_messages n WHERE n.instance_id = ${instanceId} AND n.id = m->>'id' AND n.chat_jid = m->>'chatJid')
+      ORDER BY m->>'chatJid', m->>'id', ord
       ON CONFLICT DO NOTHING`;
   }
 
