@@ -30,6 +30,10 @@ const FAMILIES: Family[] = [
 /** Arbitrary but fixed: the advisory lock only this job takes, so one worker of a fleet runs it at a time. */
 export const PARTITION_MAINTENANCE_LOCK = 240_241_127;
 
+const LOCK_WAIT_MS = 200;
+const LOCK_ATTEMPTS = 50;
+const LOCK_NOT_AVAILABLE = '55P03';
+
 /** Rows deleted per statement where rows (not partitions) are pruned: small tables and strays in DEFAULT partitions. */
 const DELETE_BATCH = 5_000;
 
@@ -116,7 +120,7 @@ export class PartitionMaintenance {
   private async createDay(client: PoolClient, family: Family, from: Date, to: Date): Promise<void> {
     const suffix = dayName(from);
     const range = [from.toISOString(), to.toISOString()];
-    await transaction(client, async () => {
+    await transaction(client, family.tables, async () => {
       for (const { table, column } of [...family.tables].reverse()) {
         const partition = `${table}_${suffix}`;
         await client.query(`CREATE TABLE ${ident(partition)} (LIKE ${ident(table)})`);
@@ -162,7 +166,7 @@ export class PartitionMaintenance {
   private async dropExpiredMessages(client: PoolClient, policy: RetentionPolicy, report: MaintenanceReport): Promise<void> {
     const cutoff = new Date(policy.now.getTime() - policy.messageRetentionDays * 86_400_000);
     for (const partition of await expired(client, 'messages', cutoff)) {
-      await transaction(client, async () => {
+      await transaction(client, FAMILIES[1].tables, async () => {
         await client.query(`ALTER TABLE messages DETACH PARTITION ${ident(partition.name)}`);
         // The range is no longer covered, so PostgreSQL routes these rows to the DEFAULT partition.
         const moved = await client.query(`INSERT INTO messages SELECT * FROM ${ident(partition.name)} WHERE status = 'accepted'`);
@@ -183,7 +187,7 @@ export class PartitionMaintenance {
   /** Detaches and drops one partition of every table of the family, children first, in one transaction. */
   private async dropFamily(client: PoolClient, family: Family, suffix: string, report: MaintenanceReport): Promise<void> {
     const names = [...family.tables].reverse().map(({ table }) => ({ table, partition: `${table}_${suffix}` }));
-    await transaction(client, async () => {
+    await transaction(client, family.tables, async () => {
       for (const { table, partition } of names) {
         // Detached before it is dropped: a partition that a foreign key references cannot be dropped while attached.
         await client.query(`ALTER TABLE ${ident(table)} DETACH PARTITION ${ident(partition)}`);
@@ -256,18 +260,27 @@ async function expired(client: PoolClient, table: string, cutoff: Date): Promise
 }
 
 /**
- * Runs `work` in a transaction that waits at most 5 s for a lock: attaching, detaching and dropping a partition lock its
- * parent, and a long-running query must not make every insert queue up behind the job. The job tries again next run.
+ * Runs `work` in a transaction that first takes every table of the family exclusively (attaching, detaching and
+ * dropping partitions lock the parents anyway), parents first. It waits at most `LOCK_WAIT` for them, well below
+ * PostgreSQL's deadlock timeout (1 s): should a statement that holds one of the tables wait for another that the job
+ * holds, the job gives way (rolls back and tries again shortly) before any deadlock could fail that statement, and
+ * inserts never queue behind the job for long.
  */
-async function transaction(client: PoolClient, work: () => Promise<void>): Promise<void> {
-  await client.query('BEGIN');
-  try {
-    await client.query("SET LOCAL lock_timeout = '5s'");
-    await work();
-    await client.query('COMMIT');
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
+async function transaction(client: PoolClient, tables: { table: string }[], work: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    await client.query('BEGIN');
+    try {
+      await client.query(`SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`);
+      await client.query(`LOCK TABLE ${tables.map(({ table }) => ident(table)).join(', ')} IN ACCESS EXCLUSIVE MODE`);
+      await client.query('SET LOCAL lock_timeout = 0');
+      await work();
+      await client.query('COMMIT');
+      return;
+    } catch (error) {
+      await client.query('ROLLBACK');
+      if ((error as { code?: string }).code !== LOCK_NOT_AVAILABLE || attempt >= LOCK_ATTEMPTS) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
+    }
   }
 }
 
