@@ -177,7 +177,7 @@ function readAll(read: EnvReader): AppConfig {
     eventRetentionHours: read.int('EVENT_RETENTION_HOURS', 72, 1, 24 * 365),
     retention: {
       messageDays: read.int('MESSAGE_RETENTION_DAYS', 30, 1, 3_650),
-      networkMessageHours: read.int('NETWORK_MESSAGE_RETENTION_HOURS', 72, 1, 24 * 365),
+      networkMessageHours: read.int('NETWORK_RETENTION_HOURS', 72, 1, 24 * 365),
       dashboardDays: read.int('DASHBOARD_RETENTION_DAYS', 7, 1, 3_650),
       sandboxDays: read.int('SANDBOX_RETENTION_DAYS', 30, 1, 3_650),
       orphanMediaHours: read.int('ORPHAN_MEDIA_RETENTION_HOURS', 24, 1, 24 * 365),
