@@ -169,9 +169,13 @@ describe('PartitionMaintenance on PostgreSQL', () => {
         for (const event of batch.slice(0, 2)) expect(await deliver(event)).toBe(true);
       }
     })();
-    const report = await maintenance.run(policy(now));
-    appending = false;
-    await load;
+    let report: Awaited<ReturnType<PartitionMaintenance['run']>>;
+    try {
+      report = await maintenance.run(policy(now));
+    } finally {
+      appending = false;
+      await load;
+    }
 
     const day = (days: number) => suffix(midnight(days));
     expect(report.dropped.filter((name) => !name.startsWith('network_messages'))).toEqual(

@@ -120,7 +120,7 @@ export class PartitionMaintenance {
   private async createDay(client: PoolClient, family: Family, from: Date, to: Date): Promise<void> {
     const suffix = dayName(from);
     const range = [from.toISOString(), to.toISOString()];
-    await transaction(client, family.tables, async () => {
+    await transaction(client, family.tables, 'SHARE ROW EXCLUSIVE', async () => {
       for (const { table, column } of [...family.tables].reverse()) {
         const partition = `${table}_${suffix}`;
         await client.query(`CREATE TABLE ${ident(partition)} (LIKE ${ident(table)})`);
@@ -166,7 +166,7 @@ export class PartitionMaintenance {
   private async dropExpiredMessages(client: PoolClient, policy: RetentionPolicy, report: MaintenanceReport): Promise<void> {
     const cutoff = new Date(policy.now.getTime() - policy.messageRetentionDays * 86_400_000);
     for (const partition of await expired(client, 'messages', cutoff)) {
-      await transaction(client, FAMILIES[1].tables, async () => {
+      await transaction(client, FAMILIES[1].tables, 'ACCESS EXCLUSIVE', async () => {
         await client.query(`ALTER TABLE messages DETACH PARTITION ${ident(partition.name)}`);
         // The range is no longer covered, so PostgreSQL routes these rows to the DEFAULT partition.
         const moved = await client.query(`INSERT INTO messages SELECT * FROM ${ident(partition.name)} WHERE status = 'accepted'`);
@@ -187,7 +187,7 @@ export class PartitionMaintenance {
   /** Detaches and drops one partition of every table of the family, children first, in one transaction. */
   private async dropFamily(client: PoolClient, family: Family, suffix: string, report: MaintenanceReport): Promise<void> {
     const names = [...family.tables].reverse().map(({ table }) => ({ table, partition: `${table}_${suffix}` }));
-    await transaction(client, family.tables, async () => {
+    await transaction(client, family.tables, 'ACCESS EXCLUSIVE', async () => {
       for (const { table, partition } of names) {
         // Detached before it is dropped: a partition that a foreign key references cannot be dropped while attached.
         await client.query(`ALTER TABLE ${ident(table)} DETACH PARTITION ${ident(partition)}`);
@@ -260,17 +260,24 @@ async function expired(client: PoolClient, table: string, cutoff: Date): Promise
 }
 
 /**
- * Runs `work` in a transaction that first takes every table of the family exclusively (attaching, detaching and
- * dropping partitions lock the parents anyway), parents first. It waits at most `LOCK_WAIT` for them, well below
- * PostgreSQL's deadlock timeout (1 s): should a statement that holds one of the tables wait for another that the job
- * holds, the job gives way (rolls back and tries again shortly) before any deadlock could fail that statement, and
- * inserts never queue behind the job for long.
+ * Runs `work` in a transaction that first takes the locks its DDL will need, in the order the hot statements take them:
+ * `instances` (every history table has a foreign key to it: attaching a partition takes it SHARE ROW EXCLUSIVE,
+ * dropping one ACCESS EXCLUSIVE, for a moment), then the family's tables, parents first. It waits at most
+ * `LOCK_WAIT_MS` for them, well below PostgreSQL's deadlock timeout (1 s): should a statement holding one of them wait
+ * for another the job holds, the job gives way (rolls back, tries again shortly) before a deadlock could fail that
+ * statement, and nothing queues behind the job for long.
  */
-async function transaction(client: PoolClient, tables: { table: string }[], work: () => Promise<void>): Promise<void> {
+async function transaction(
+  client: PoolClient,
+  tables: { table: string }[],
+  instancesMode: 'SHARE ROW EXCLUSIVE' | 'ACCESS EXCLUSIVE',
+  work: () => Promise<void>,
+): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     await client.query('BEGIN');
     try {
       await client.query(`SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`);
+      await client.query(`LOCK TABLE instances IN ${instancesMode} MODE`);
       await client.query(`LOCK TABLE ${tables.map(({ table }) => ident(table)).join(', ')} IN ACCESS EXCLUSIVE MODE`);
       await client.query('SET LOCAL lock_timeout = 0');
       await work();
