@@ -576,7 +576,11 @@ describe('webhook delivery', () => {
          SELECT $2, $1, event_seq, 'message', now() - interval '80 hours', '{}'::jsonb FROM counter`,
         [instance.id, oldId],
       );
-      await db.query(`INSERT INTO webhook_deliveries (event_id, instance_id, state) VALUES ($1, $2, 'failed')`, [oldId, instance.id]);
+      await db.query(
+        `INSERT INTO webhook_deliveries (event_id, received_at, instance_id, state)
+         SELECT id, received_at, instance_id, 'failed' FROM event_log WHERE id = $1 AND instance_id = $2`,
+        [oldId, instance.id],
+      );
       const before = (await eventLog(instance.id)).length;
       // Pruning runs shortly after a worker starts, then every ten minutes.
       await worker.stop();

@@ -209,17 +209,5 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
       );
       expect(untouched).toEqual({ due_later: true });
     });
-
-    it('prunes events received before the cutoff, with their deliveries', async () => {
-      const [instance] = await db.instances(1);
-      const ancient = await delivered(instance, 2, new Date('2001-01-01T00:00:00.000Z'));
-      const fresh = await delivered(instance, 1);
-
-      expect(await deliveries.pruneEvents(new Date('2001-06-01T00:00:00.000Z'), 1)).toBe(1);
-      expect(await deliveries.pruneEvents(new Date('2001-06-01T00:00:00.000Z'), 10)).toBe(1);
-
-      expect((await deliveryRows(db, instance)).map((row) => row.event_id)).toEqual([fresh[0].envelope.eventId]);
-      expect(await deliveries.report(instance, ancient[0].envelope.eventId)).toBeNull();
-    });
   });
 });

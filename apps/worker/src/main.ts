@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
 import { exitWithin, observeRequests } from '@app/observability';
 import { ShardCoordinator } from './shards/shard-coordinator';
+import { RetentionJob } from './retention/retention-job';
 import { DeliveryReconciler } from './webhooks/delivery-reconciler';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
 import { WorkerModule } from './worker.module';
@@ -21,8 +22,10 @@ async function bootstrap(): Promise<void> {
   await coordinator.start();
   const deliverer = app.get(WebhookDeliverer);
   const deliveryReconciler = app.get(DeliveryReconciler);
+  const retention = app.get(RetentionJob);
   deliverer.start();
   deliveryReconciler.start();
+  retention.start();
 
   // Shutdown order matters: stop taking work, let what is in progress finish, hand shards over, then close connections.
   exitWithin({
@@ -30,7 +33,7 @@ async function bootstrap(): Promise<void> {
     logger: { log: (message) => logger.log(message), error: (message) => logger.error(message) },
     run: async (deadline) => {
       deliveryReconciler.stop();
-      await Promise.all([deliverer.stop(deadline), coordinator.stop(deadline)]);
+      await Promise.all([deliverer.stop(deadline), coordinator.stop(deadline), retention.stop()]);
       if (!(await deadline.settles(app.close()))) throw new Error('closing connections did not finish in time');
     },
   });

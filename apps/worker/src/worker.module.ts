@@ -25,6 +25,7 @@ import { StoreProjector } from './store/store-projector';
 import { ShardCoordinator } from './shards/shard-coordinator';
 import { ShardLeaseCheck } from './shards/shard-lease-check';
 import { DeliveryReconciler } from './webhooks/delivery-reconciler';
+import { RetentionJob } from './retention/retention-job';
 import { EndpointRecovery } from './webhooks/endpoint-recovery';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
 import { WorkerStatusController } from './worker-status.controller';
@@ -70,6 +71,7 @@ export class WorkerModule {
         WebhookDeliverer,
         EndpointRecovery,
         DeliveryReconciler,
+        RetentionJob,
       ],
     };
   }

@@ -35,6 +35,20 @@ export interface TenantLimitsConfig {
   maxStreamsPerInstance: number;
 }
 
+/** Retention of the tables that grow besides the event log; whole partitions are dropped where tables are partitioned. */
+export interface RetentionConfig {
+  /** Sent and failed messages (rows of `messages`); accepted sends not yet dispatched are always kept. */
+  messageDays: number;
+  /** The real network's kept messages (`network_messages`: retries, quotes, chat ranges). */
+  networkMessageHours: number;
+  /** Used or expired dashboard links and expired dashboard sessions, counted from when they stopped working. */
+  dashboardDays: number;
+  /** The simulated network's message and operation history of sandbox instances. */
+  sandboxDays: number;
+  /** Inline media that no accepted send refers to (a replayed or abandoned send), counted from upload. */
+  orphanMediaHours: number;
+}
+
 export interface AppConfig {
   databaseUrl: string;
   redisUrl: string;
@@ -62,6 +76,8 @@ export interface AppConfig {
   webhookPerUrlConcurrency: number;
   /** How long events stay in the event log (replay, retries, pull mode). */
   eventRetentionHours: number;
+  /** How long the other growing tables keep their rows (see docs/operations.md). */
+  retention: RetentionConfig;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Express's `trust proxy`: false, a hop count, or the proxies' addresses/CIDRs (never "trust everything"). */
   trustProxy: TrustProxySetting;
@@ -105,6 +121,11 @@ export const CONFIG_VARIABLES = [
   'WEBHOOK_CONCURRENCY',
   'WEBHOOK_PER_URL_CONCURRENCY',
   'EVENT_RETENTION_HOURS',
+  'MESSAGE_RETENTION_DAYS',
+  'NETWORK_RETENTION_HOURS',
+  'DASHBOARD_RETENTION_DAYS',
+  'SANDBOX_RETENTION_DAYS',
+  'ORPHAN_MEDIA_RETENTION_HOURS',
   'LOG_LEVEL',
   'TRUST_PROXY',
   'KEY_CACHE_TTL_MS',

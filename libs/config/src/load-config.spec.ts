@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       webhookConcurrency: 64,
       webhookPerUrlConcurrency: 8,
       eventRetentionHours: 72,
+      retention: { messageDays: 30, networkMessageHours: 72, dashboardDays: 7, sandboxDays: 30, orphanMediaHours: 24 },
       logLevel: 'info',
       trustProxy: false,
       interactiveTextFallback: 'after',

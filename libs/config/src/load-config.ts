@@ -175,6 +175,13 @@ function readAll(read: EnvReader): AppConfig {
     webhookConcurrency: read.int('WEBHOOK_CONCURRENCY', 64, 1, 10_000),
     webhookPerUrlConcurrency: read.int('WEBHOOK_PER_URL_CONCURRENCY', 8, 1, 1_000),
     eventRetentionHours: read.int('EVENT_RETENTION_HOURS', 72, 1, 24 * 365),
+    retention: {
+      messageDays: read.int('MESSAGE_RETENTION_DAYS', 30, 1, 3_650),
+      networkMessageHours: read.int('NETWORK_RETENTION_HOURS', 72, 1, 24 * 365),
+      dashboardDays: read.int('DASHBOARD_RETENTION_DAYS', 7, 1, 3_650),
+      sandboxDays: read.int('SANDBOX_RETENTION_DAYS', 30, 1, 3_650),
+      orphanMediaHours: read.int('ORPHAN_MEDIA_RETENTION_HOURS', 24, 1, 24 * 365),
+    },
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: read.trustProxy('TRUST_PROXY'),
     tenantLimits: {

@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SecretBox } from '@app/security';
+import { PartitionMaintenance } from './partitions/partition-maintenance';
 import { PrismaService } from './prisma.service';
 import { CredentialRepository } from './repositories/credential.repository';
 import { CustomerRepository } from './repositories/customer.repository';
@@ -42,6 +43,7 @@ const repositories = [
   DashboardUserRepository,
   DashboardSessionRepository,
   ShardLeaseRepository,
+  PartitionMaintenance,
 ];
 
 @Global()

@@ -22,3 +22,4 @@ export * from './repositories/dashboard-user.repository';
 export * from './repositories/dashboard-session.repository';
 export * from './repositories/shard-lease.repository';
 export * from './repositories/fence';
+export * from './partitions/partition-maintenance';

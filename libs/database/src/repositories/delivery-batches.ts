@@ -35,7 +35,7 @@ const MAX_BATCH = 500;
 /** Timestamps are stored in UTC without a zone (Prisma's convention); read them as UTC whatever the session's zone. */
 const LOAD = `SELECT d.event_id, d.instance_id, d.state::text AS state, d.attempts, d.schedule_step, e.instance_id AS event_instance_id,
          e.event_type, e.received_at AT TIME ZONE 'UTC' AS received_at, e.data
-  FROM webhook_deliveries d JOIN event_log e ON e.id = d.event_id WHERE d.event_id = ANY($1::text[])`;
+  FROM webhook_deliveries d JOIN event_log e ON e.id = d.event_id AND e.received_at = d.received_at WHERE d.event_id = ANY($1::text[])`;
 
 /**
  * Every attempt of the batch whose delivery still expects it (`attempts = number - 1`, pending) moves its delivery on and
@@ -49,11 +49,12 @@ const RECORD = `WITH input AS (
       SET attempts = input.number, state = input.state::"DeliveryState", schedule_step = input.schedule_step,
           next_attempt_at = input.next_attempt_at::timestamp(3), last_error = input.last_error, updated_at = now()
       FROM input WHERE d.event_id = input.event_id AND d.attempts = input.number - 1 AND d.state = 'pending'
-      RETURNING input.n
+      RETURNING input.n, d.received_at
     ), recorded AS (
-      INSERT INTO webhook_attempts (event_id, number, url, started_at, duration_ms, status_code, outcome, error)
-      SELECT input.event_id, input.number, input.url, input.started_at::timestamp(3), input.duration_ms, input.status_code, input.outcome, input.error
-      FROM input WHERE input.n IN (SELECT n FROM moved)
+      INSERT INTO webhook_attempts (event_id, received_at, number, url, started_at, duration_ms, status_code, outcome, error)
+      SELECT input.event_id, moved.received_at, input.number, input.url, input.started_at::timestamp(3), input.duration_ms, input.status_code,
+             input.outcome, input.error
+      FROM input JOIN moved ON moved.n = input.n
     )
     SELECT coalesce((SELECT json_agg(n) FROM moved), '[]'::json) AS moved`;
 

@@ -78,7 +78,9 @@ export const APPEND_STEPS = `locked AS (
       SELECT id, instance_id, seq, type, received_at::timestamp(3), data FROM numbered
       RETURNING id, seq
     ), delivery AS (
-      INSERT INTO webhook_deliveries (event_id, instance_id) SELECT id, instance_id FROM numbered WHERE deliver
+      -- Keyed by its event's time too: a delivery lives in the partition of its event's bounds and goes with it.
+      INSERT INTO webhook_deliveries (event_id, received_at, instance_id)
+      SELECT id, received_at::timestamp(3), instance_id FROM numbered WHERE deliver
     )`;
 
 /** The output column `appended`: a JSON array of `AppendedRow`, one per appended event. */

@@ -49,7 +49,9 @@ interface Lane {
 /**
  * Takes the next seqs of the instance's counter and inserts every message of the batch, in batch order, in one
  * autocommit statement: one counter update, one commit. The counter row lock is held until that commit, so commit
- * order is seq order across batches and API replicas alike.
+ * order is seq order across batches and API replicas alike. A message with an idempotency key is inserted only when
+ * its key is new to the instance: the key table's primary key decides (`messages` is partitioned by time, so it
+ * cannot hold a unique key that spans partitions).
  */
 const INSERT_BATCH = `WITH input AS (
       SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
@@ -58,15 +60,23 @@ const INSERT_BATCH = `WITH input AS (
       INSERT INTO message_counters (instance_id, last_seq) VALUES ($1, cardinality($2::text[]))
       ON CONFLICT (instance_id) DO UPDATE SET last_seq = message_counters.last_seq + cardinality($2::text[])
       RETURNING last_seq
+    ), keyed AS (
+      -- Reads the counter, so it runs after the counter row is locked: every key insert of an instance happens under
+      -- that lock, and two statements never wait on each other's keys.
+      INSERT INTO message_idempotency_keys (instance_id, idempotency_key, message_id, request_hash)
+      SELECT $1, input.idempotency_key, input.id, input.request_hash FROM input, counter WHERE input.idempotency_key IS NOT NULL
+      ON CONFLICT (instance_id, idempotency_key) DO NOTHING
+      RETURNING message_id
     )
     INSERT INTO messages (id, instance_id, seq, kind, chat_jid, payload, idempotency_key, request_hash)
     SELECT input.id, $1, counter.last_seq - cardinality($2::text[]) + input.ord, input.kind, input.chat_jid,
            input.payload::jsonb, input.idempotency_key, input.request_hash
     FROM input, counter
-    ON CONFLICT (instance_id, idempotency_key) DO NOTHING
+    WHERE input.idempotency_key IS NULL OR input.id IN (SELECT message_id FROM keyed)
     RETURNING id`;
 
-const FIND_BY_KEYS = `SELECT idempotency_key, id, request_hash FROM messages WHERE instance_id = $1 AND idempotency_key = ANY($2::text[])`;
+const FIND_BY_KEYS = `SELECT idempotency_key, message_id AS id, request_hash FROM message_idempotency_keys
+  WHERE instance_id = $1 AND idempotency_key = ANY($2::text[])`;
 
 /**
  * Group commit for accepted messages. Concurrent accepts of one instance wait while that instance's previous batch

@@ -16,10 +16,21 @@ export interface NetworkMessageRecord {
 export class NetworkMessageRepository {
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Stores messages; a message seen again (history sync, append after notify) keeps its first copy. */
+  /**
+   * Stores messages; a message seen again (history sync, append after notify) keeps its first copy. The table is
+   * partitioned by `created_at`, which its key must include, so the key alone no longer refuses a second copy stored
+   * later: the statement skips messages already kept (an instance's messages are saved by its one session).
+   */
   async save(instanceId: string, messages: NetworkMessageRecord[]): Promise<void> {
     if (messages.length === 0) return;
-    await this.prisma.networkMessage.createMany({ data: messages.map((message) => ({ ...message, instanceId })), skipDuplicates: true });
+    await this.prisma.$executeRaw`
+      INSERT INTO network_messages (instance_id, id, chat_jid, from_me, sender_jid, sent_at, data)
+      SELECT DISTINCT ON (m->>'chatJid', m->>'id') ${instanceId}, m->>'id', m->>'chatJid', (m->>'fromMe')::boolean, m->>'senderJid',
+             (m->>'sentAt')::timestamp(3), m->>'data'
+      FROM jsonb_array_elements(${JSON.stringify(messages)}::jsonb) WITH ORDINALITY AS given(m, ord)
+      WHERE NOT EXISTS (SELECT 1 FROM network_messages n WHERE n.instance_id = ${instanceId} AND n.id = m->>'id' AND n.chat_jid = m->>'chatJid')
+      ORDER BY m->>'chatJid', m->>'id', ord
+      ON CONFLICT DO NOTHING`;
   }
 
   /**
@@ -56,12 +67,6 @@ export class NetworkMessageRepository {
 
   async forgetAll(instanceId: string): Promise<void> {
     await this.prisma.networkMessage.deleteMany({ where: { instanceId } });
-  }
-
-  /** Drops what was stored before `before`; answers how many went. */
-  async prune(before: Date): Promise<number> {
-    const { count } = await this.prisma.networkMessage.deleteMany({ where: { createdAt: { lt: before } } });
-    return count;
   }
 }
 

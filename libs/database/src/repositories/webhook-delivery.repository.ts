@@ -187,9 +187,9 @@ export class WebhookDeliveryRepository {
    */
   async redeliver(instanceId: string, eventId: string): Promise<number | null> {
     const rows = await this.prisma.$queryRaw<{ attempts: number }[]>`
-      INSERT INTO webhook_deliveries (event_id, instance_id)
-      SELECT id, instance_id FROM event_log WHERE id = ${eventId} AND instance_id = ${instanceId}
-      ON CONFLICT (event_id) DO UPDATE
+      INSERT INTO webhook_deliveries (event_id, received_at, instance_id)
+      SELECT id, received_at, instance_id FROM event_log WHERE id = ${eventId} AND instance_id = ${instanceId}
+      ON CONFLICT (event_id, received_at) DO UPDATE
         SET state = 'pending', schedule_step = 0, next_attempt_at = now(), last_error = NULL, updated_at = now()
       RETURNING attempts`;
     return rows[0]?.attempts ?? null;
@@ -204,9 +204,9 @@ export class WebhookDeliveryRepository {
       WITH released AS (
         UPDATE webhook_deliveries SET next_attempt_at = now(), updated_at = now()
         WHERE instance_id = ${instanceId} AND state = 'pending' AND attempts > 0 AND next_attempt_at > now()
-        RETURNING event_id, attempts
+        RETURNING event_id, received_at, attempts
       )
-      SELECT r.event_id, r.attempts FROM released r JOIN event_log e ON e.id = r.event_id ORDER BY e.seq`;
+      SELECT r.event_id, r.attempts FROM released r JOIN event_log e ON e.id = r.event_id AND e.received_at = r.received_at ORDER BY e.seq`;
     return rows.map((row) => ({ eventId: row.event_id, attempts: row.attempts }));
   }
 
@@ -220,16 +220,11 @@ export class WebhookDeliveryRepository {
         UPDATE webhook_deliveries d
         SET state = 'pending', schedule_step = 0, next_attempt_at = now(), last_error = NULL, updated_at = now()
         FROM event_log e
-        WHERE e.id = d.event_id AND d.instance_id = ${instanceId} AND d.state = ${state}::"DeliveryState" AND e.received_at >= ${since}::timestamp(3)
+        WHERE e.id = d.event_id AND e.received_at = d.received_at AND d.instance_id = ${instanceId} AND d.state = ${state}::"DeliveryState"
+          AND d.received_at >= ${since}::timestamp(3) AND e.received_at >= ${since}::timestamp(3)
         RETURNING d.event_id, d.attempts, e.seq
       )
       SELECT event_id, attempts FROM moved ORDER BY seq`;
     return rows.map((row) => ({ eventId: row.event_id, attempts: row.attempts }));
-  }
-
-  /** Deletes events older than the cutoff (their deliveries and attempts go with them), at most `limit` at a time. */
-  async pruneEvents(olderThan: Date, limit: number): Promise<number> {
-    return this.prisma.$executeRaw`
-      DELETE FROM event_log WHERE id IN (SELECT id FROM event_log WHERE received_at < ${olderThan} LIMIT ${limit})`;
   }
 }
