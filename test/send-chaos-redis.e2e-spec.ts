@@ -86,7 +86,7 @@ describe('sends under Redis loss and a killed worker (two workers, several insta
       (n) => n === INSTANCES,
       20_000,
     );
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await db?.end();
