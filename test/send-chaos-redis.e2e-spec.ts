@@ -8,11 +8,12 @@ import { Http } from './support/http';
 import { spawnApp, type AppProcess } from './support/processes';
 
 const INSTANCES = 4;
-const CLIENTS = 20;
-const FLUSH_ROUNDS = 4;
+const CLIENTS = 30;
+const FLUSH_ROUNDS = 5;
 const SENDS_PER_FLUSH_ROUND = 150;
 const KILL_SENDS = 600;
-const LEASE_MS = '3000';
+// Renewed every 4 s: after a flush, Redis leases left that long for a second worker to take a shard its owner still served.
+const LEASE_MS = '12000';
 
 /** What a flush of this deployment's Redis does: every key under its prefix is gone (the shared server serves other runs too). */
 async function flushPrefix(redisUrl: string, prefix: string): Promise<number> {
@@ -86,7 +87,7 @@ describe('sends under Redis loss and a killed worker (two workers, several insta
       (n) => n === INSTANCES,
       20_000,
     );
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await db?.end();

@@ -6,11 +6,11 @@ import {
   type ShardLossReason,
 } from '../../apps/worker/src/shards/shard-ownership';
 import { testConfig } from '../support/environment';
-import { RepositoryDatabase } from './repository-database';
+import { RepositoryDatabase, uniqueId } from './repository-database';
 
 // Runs against the real PostgreSQL: these are the properties that matter (atomic statements, row locks, the database's
-// clock, the token sequence), and mocks would assume them. The lease tables are emptied before each test; the token
-// sequence is not (tokens are compared with the sequence's value before the test).
+// clock, the token sequence), and mocks would assume them. Each test's workers form a deployment of their own (a lease
+// scope, as QUEUE_PREFIX gives one); the token sequence is shared, so tokens are compared with its value before the test.
 const SHARD_COUNT = 16;
 const LEASE_MS = 1_500;
 const REBALANCE_EVERY_MS = 200;
@@ -142,7 +142,8 @@ function cuttable(store: ShardLeaseStore): { store: ShardLeaseStore; cut(): void
 /** Workers sharing the run's lease tables, plus the bookkeeping to check that ownership never overlaps. */
 class TestCluster {
   readonly db: RepositoryDatabase;
-  readonly repository = new ShardLeaseRepository(testConfig());
+  readonly scope = uniqueId('own');
+  readonly repository = new ShardLeaseRepository(testConfig({ queuePrefix: this.scope }));
   readonly workers: TestWorker[] = [];
   readonly calls: ListenerCall[] = [];
   readonly violations: string[] = [];
@@ -185,8 +186,8 @@ class TestCluster {
   async leaseValues(): Promise<(string | null)[]> {
     const rows = await this.db.rows<{ shard: number; value: string | null }>(
       `SELECT s AS shard, CASE WHEN l.worker_id IS NOT NULL AND l.expires_at > clock_timestamp() THEN l.worker_id || ':' || l.token END AS value
-       FROM generate_series(0, $1 - 1) AS s LEFT JOIN shard_leases l ON l.shard = s ORDER BY s`,
-      [SHARD_COUNT],
+       FROM generate_series(0, $1 - 1) AS s LEFT JOIN shard_leases l ON l.scope = $2 AND l.shard = s ORDER BY s`,
+      [SHARD_COUNT, this.scope],
     );
     return rows.map((row) => row.value);
   }
@@ -196,9 +197,11 @@ class TestCluster {
   }
 
   async members(): Promise<string[]> {
-    return (await this.db.rows<{ id: string }>('SELECT id FROM shard_workers WHERE expires_at > clock_timestamp() ORDER BY id')).map(
-      (row) => row.id,
+    const rows = await this.db.rows<{ id: string }>(
+      'SELECT id FROM shard_workers WHERE scope = $1 AND expires_at > clock_timestamp() ORDER BY id',
+      [this.scope],
     );
+    return rows.map((row) => row.id);
   }
 
   /** The token sequence's last value (0 before any was issued). */
@@ -271,6 +274,8 @@ class TestCluster {
     await this.stopSampling();
     await Promise.all(this.workers.map((worker) => worker.ownership.stop()));
     await this.repository.onModuleDestroy();
+    await this.db.rows('DELETE FROM shard_leases WHERE scope = $1', [this.scope]);
+    await this.db.rows('DELETE FROM shard_workers WHERE scope = $1', [this.scope]);
   }
 
   private listenerIntervals(): { worker: string; shard: number; token: number; from: number; to: number }[] {
@@ -318,14 +323,10 @@ describe('ShardOwnership on PostgreSQL', () => {
   beforeAll(() => process.on('unhandledRejection', recordUnhandled));
   afterAll(async () => {
     process.off('unhandledRejection', recordUnhandled);
-    await db.rows('DELETE FROM shard_leases');
-    await db.rows('DELETE FROM shard_workers');
     await db.close();
   });
 
-  beforeEach(async () => {
-    await db.rows('DELETE FROM shard_leases');
-    await db.rows('DELETE FROM shard_workers');
+  beforeEach(() => {
     cluster = new TestCluster(db);
   });
 
@@ -352,7 +353,8 @@ describe('ShardOwnership on PostgreSQL', () => {
     expect(ALL_SHARDS.every((shard) => alone.ownership.holds(shard))).toBe(true);
     expect(await cluster.leaseValues()).toEqual(tokens.map((token) => `worker-a:${token}`));
     const [ttl] = await db.rows<{ ms: number }>(
-      'SELECT extract(epoch FROM (expires_at - clock_timestamp())) * 1000 AS ms FROM shard_leases WHERE shard = 0',
+      'SELECT extract(epoch FROM (expires_at - clock_timestamp())) * 1000 AS ms FROM shard_leases WHERE scope = $1 AND shard = 0',
+      [cluster.scope],
     );
     expect(Number(ttl.ms)).toBeGreaterThan(0);
     expect(Number(ttl.ms)).toBeLessThanOrEqual(LEASE_MS);
@@ -361,9 +363,12 @@ describe('ShardOwnership on PostgreSQL', () => {
 
   it('never takes a lease held by someone else, and takes it once it is free', async () => {
     await db.rows(
-      `INSERT INTO shard_leases (shard, worker_id, token, expires_at) VALUES (3, 'intruder', nextval('shard_lease_token_seq'), clock_timestamp() + interval '1 minute')`,
+      `INSERT INTO shard_leases (scope, shard, worker_id, token, expires_at) VALUES ($1, 3, 'intruder', nextval('shard_lease_token_seq'), clock_timestamp() + interval '1 minute')`,
+      [cluster.scope],
     );
-    const [intruder] = await db.rows<{ token: string }>('SELECT token::text FROM shard_leases WHERE shard = 3');
+    const [intruder] = await db.rows<{ token: string }>('SELECT token::text FROM shard_leases WHERE scope = $1 AND shard = 3', [
+      cluster.scope,
+    ]);
 
     const worker = await cluster.startWorker('worker-a');
     await waitFor('15 shards owned', () => worker.ownership.owned().length === 15);
@@ -374,7 +379,9 @@ describe('ShardOwnership on PostgreSQL', () => {
     expect(cluster.calls.filter((call) => call.shard === 3)).toEqual([]);
     expect(await cluster.leaseValue(3)).toBe(`intruder:${intruder.token}`);
 
-    await db.rows(`UPDATE shard_leases SET worker_id = NULL, token = NULL, expires_at = '-infinity' WHERE shard = 3`);
+    await db.rows(`UPDATE shard_leases SET worker_id = NULL, token = NULL, expires_at = '-infinity' WHERE scope = $1 AND shard = 3`, [
+      cluster.scope,
+    ]);
     await waitFor('shard 3 owned', () => worker.ownership.holds(3));
     expect(worker.ownership.fencingToken(3)).toBeGreaterThan(Number(intruder.token));
     expect(await cluster.leaseValue(3)).toBe(leaseOf(worker, 3));
@@ -382,11 +389,12 @@ describe('ShardOwnership on PostgreSQL', () => {
 
   it('takes over a lease that expired on the database clock, and a shard whose row was deleted', async () => {
     await db.rows(
-      `INSERT INTO shard_leases (shard, worker_id, token, expires_at) VALUES (4, 'dead', nextval('shard_lease_token_seq'), clock_timestamp() - interval '1 second')`,
+      `INSERT INTO shard_leases (scope, shard, worker_id, token, expires_at) VALUES ($1, 4, 'dead', nextval('shard_lease_token_seq'), clock_timestamp() - interval '1 second')`,
+      [cluster.scope],
     );
     const worker = await cluster.startWorker('worker-a');
     await waitFor('all shards owned', () => worker.ownership.owned().length === SHARD_COUNT);
-    await db.rows('DELETE FROM shard_leases WHERE shard = 7');
+    await db.rows('DELETE FROM shard_leases WHERE scope = $1 AND shard = 7', [cluster.scope]);
     await waitFor('lost(7)', () => cluster.callsOf(worker, 'lost').length === 1, LEASE_MS);
     await waitFor('shard 7 owned again', () => worker.ownership.holds(7), 4_000);
     expect(cluster.callsOf(worker, 'lost')).toMatchObject([{ shard: 7, reason: 'expired' }]);
@@ -508,7 +516,8 @@ describe('ShardOwnership on PostgreSQL', () => {
     await waitFor('worker-a owns all', () => worker.ownership.owned().length === SHARD_COUNT);
 
     await db.rows(
-      `UPDATE shard_leases SET worker_id = 'usurper', token = nextval('shard_lease_token_seq'), expires_at = clock_timestamp() + interval '1 minute' WHERE shard = 9`,
+      `UPDATE shard_leases SET worker_id = 'usurper', token = nextval('shard_lease_token_seq'), expires_at = clock_timestamp() + interval '1 minute' WHERE scope = $1 AND shard = 9`,
+      [cluster.scope],
     );
     await waitFor('lost(9)', () => cluster.callsOf(worker, 'lost').length === 1, LEASE_MS);
 

@@ -18,9 +18,9 @@ export class FencedOutError extends Error {
 }
 
 /**
- * SQL that is true when `shardExpr`/`tokenExpr` name the current lease, locking the lease row `FOR KEY SHARE` so an
+ * SQL that is true when `shardExpr`/`tokenExpr` name a current lease (tokens are unique over all deployments), locking the lease row `FOR KEY SHARE` so an
  * acquire cannot pass it before this statement's transaction ends. Its parameters are the caller's, e.g. `$2`, `$3`.
  */
 export function fenceHolds(shardExpr: string, tokenExpr: string): string {
-  return `EXISTS (SELECT 1 FROM shard_leases fence_l WHERE fence_l.shard = ${shardExpr} AND fence_l.token = ${tokenExpr} FOR KEY SHARE)`;
+  return `EXISTS (SELECT 1 FROM shard_leases fence_l WHERE fence_l.token = ${tokenExpr} AND fence_l.shard = ${shardExpr} FOR KEY SHARE)`;
 }

@@ -37,8 +37,11 @@ export interface LiveWorker {
 @Injectable()
 export class ShardLeaseRepository implements OnModuleDestroy {
   private readonly pool: Pool;
+  /** The deployment's lease space: QUEUE_PREFIX, as the Redis keys are, so deployments sharing a database stay apart. */
+  private readonly scope: string;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.scope = config.queuePrefix;
     this.pool = new Pool({ connectionString: config.databaseUrl, max: 2, connectionTimeoutMillis: 5_000 });
     this.pool.on('error', () => undefined);
   }
@@ -50,13 +53,13 @@ export class ShardLeaseRepository implements OnModuleDestroy {
   async renew(workerId: string, leaseMs: number, tokens: readonly number[], heartbeat: boolean): Promise<Set<number>> {
     const { rows } = await this.pool.query<{ token: string }>(
       `WITH member AS (
-         INSERT INTO shard_workers (id, expires_at) SELECT $1, clock_timestamp() + $2 * interval '1 millisecond' WHERE $4::boolean
-         ON CONFLICT (id) DO UPDATE SET expires_at = EXCLUDED.expires_at
+         INSERT INTO shard_workers (scope, id, expires_at) SELECT $5, $1, clock_timestamp() + $2 * interval '1 millisecond' WHERE $4::boolean
+         ON CONFLICT (scope, id) DO UPDATE SET expires_at = EXCLUDED.expires_at
        )
        UPDATE shard_leases SET expires_at = clock_timestamp() + $2 * interval '1 millisecond'
-       WHERE worker_id = $1 AND token = ANY($3::bigint[])
+       WHERE scope = $5 AND worker_id = $1 AND token = ANY($3::bigint[])
        RETURNING token::text`,
-      [workerId, leaseMs, tokens.map(String), heartbeat],
+      [workerId, leaseMs, tokens.map(String), heartbeat, this.scope],
     );
     return new Set(rows.map((row) => Number(row.token)));
   }
@@ -64,8 +67,9 @@ export class ShardLeaseRepository implements OnModuleDestroy {
   /** Ids of the workers whose membership has not expired; expired members are removed on the way. */
   async liveWorkers(): Promise<string[]> {
     const { rows } = await this.pool.query<{ id: string }>(
-      `WITH gone AS (DELETE FROM shard_workers WHERE expires_at <= clock_timestamp())
-       SELECT id FROM shard_workers WHERE expires_at > clock_timestamp() ORDER BY id`,
+      `WITH gone AS (DELETE FROM shard_workers WHERE scope = $1 AND expires_at <= clock_timestamp())
+       SELECT id FROM shard_workers WHERE scope = $1 AND expires_at > clock_timestamp() ORDER BY id`,
+      [this.scope],
     );
     return rows.map((row) => row.id);
   }
@@ -79,23 +83,24 @@ export class ShardLeaseRepository implements OnModuleDestroy {
     if (max <= 0 || candidates.length === 0) return [];
     // A shard's row is created once and then only updated; an operator (or a test) may also have deleted one.
     await this.pool.query(
-      `INSERT INTO shard_leases (shard, expires_at)
-       SELECT s, '-infinity' FROM unnest($1::int[]) AS s WHERE NOT EXISTS (SELECT 1 FROM shard_leases l WHERE l.shard = s)
-       ON CONFLICT (shard) DO NOTHING`,
-      [candidates],
+      `INSERT INTO shard_leases (scope, shard, expires_at)
+       SELECT $2, s, '-infinity' FROM unnest($1::int[]) AS s
+       WHERE NOT EXISTS (SELECT 1 FROM shard_leases l WHERE l.scope = $2 AND l.shard = s)
+       ON CONFLICT (scope, shard) DO NOTHING`,
+      [candidates, this.scope],
     );
     const { rows } = await this.pool.query<{ shard: number; token: string }>(
       `WITH free AS (
          SELECT shard FROM shard_leases
-         WHERE shard = ANY($2::int[]) AND (worker_id IS NULL OR expires_at <= clock_timestamp())
+         WHERE scope = $5 AND shard = ANY($2::int[]) AND (worker_id IS NULL OR expires_at <= clock_timestamp())
          ORDER BY array_position($2::int[], shard) LIMIT $3
          FOR UPDATE SKIP LOCKED
        )
        UPDATE shard_leases l SET worker_id = $1, token = nextval('shard_lease_token_seq'),
               expires_at = clock_timestamp() + $4 * interval '1 millisecond'
-       FROM free WHERE l.shard = free.shard
+       FROM free WHERE l.scope = $5 AND l.shard = free.shard
        RETURNING l.shard, l.token::text`,
-      [workerId, candidates, max, leaseMs],
+      [workerId, candidates, max, leaseMs, this.scope],
     );
     return rows.map((row) => ({ shard: row.shard, token: Number(row.token) })).sort((a, b) => a.shard - b.shard);
   }
@@ -105,15 +110,16 @@ export class ShardLeaseRepository implements OnModuleDestroy {
     if (leases.length === 0) return;
     await this.pool.query(
       `WITH mine AS (
-         SELECT shard FROM shard_leases WHERE worker_id = $1 AND token = ANY($2::bigint[]) ORDER BY shard FOR UPDATE
+         SELECT shard FROM shard_leases WHERE scope = $3 AND worker_id = $1 AND token = ANY($2::bigint[]) ORDER BY shard FOR UPDATE
        )
-       UPDATE shard_leases l SET worker_id = NULL, token = NULL, expires_at = '-infinity' FROM mine WHERE l.shard = mine.shard`,
-      [workerId, leases.map((lease) => String(lease.token))],
+       UPDATE shard_leases l SET worker_id = NULL, token = NULL, expires_at = '-infinity'
+       FROM mine WHERE l.scope = $3 AND l.shard = mine.shard`,
+      [workerId, leases.map((lease) => String(lease.token)), this.scope],
     );
   }
 
   async deregister(workerId: string): Promise<void> {
-    await this.pool.query('DELETE FROM shard_workers WHERE id = $1', [workerId]);
+    await this.pool.query('DELETE FROM shard_workers WHERE scope = $1 AND id = $2', [this.scope, workerId]);
   }
 
   /** Every current lease (held and not expired), by shard, and the live workers, read in one snapshot. */
@@ -121,9 +127,10 @@ export class ShardLeaseRepository implements OnModuleDestroy {
     const { rows } = await this.pool.query<{ leases: LeaseRow[] | null; workers: LiveWorker[] | null }>(
       `SELECT
          (SELECT json_agg(json_build_object('shard', shard, 'workerId', worker_id, 'token', token, 'expiresAt', expires_at) ORDER BY shard)
-          FROM shard_leases WHERE worker_id IS NOT NULL AND expires_at > clock_timestamp()) AS leases,
+          FROM shard_leases WHERE scope = $1 AND worker_id IS NOT NULL AND expires_at > clock_timestamp()) AS leases,
          (SELECT json_agg(json_build_object('id', id, 'expiresAt', expires_at) ORDER BY id)
-          FROM shard_workers WHERE expires_at > clock_timestamp()) AS workers`,
+          FROM shard_workers WHERE scope = $1 AND expires_at > clock_timestamp()) AS workers`,
+      [this.scope],
     );
     const [{ leases, workers }] = rows;
     return {
