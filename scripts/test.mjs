@@ -132,7 +132,7 @@ async function main() {
     log(`using queue prefix ${queuePrefix}`);
     checkInterrupted();
 
-    await mustRun(process.execPath, ['scripts/migrate.mjs'], { ...process.env, DATABASE_URL: databaseUrl });
+    await mustRun(process.execPath, ['scripts/migrate.mjs'], { ...process.env, DATABASE_URL: databaseUrl, DATABASE_MIGRATION_URL: databaseUrl });
     checkInterrupted();
 
     const env = {
