@@ -6,7 +6,7 @@
 //   npm test -- --browser                      npm test -- --browser test/browser/docs.browser.ts --headed
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -20,9 +20,8 @@ if (!existsSync(join(root, 'node_modules'))) {
   const result = spawnSync('npm', ['ci'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
-const { createDatabase, deleteRedisPrefix, dropDatabase, ensurePostgres, ensureRedis, startPgBouncer, withDatabase } = await import(
-  './lib/services.mjs'
-);
+const { createDatabase, deleteRedisPrefix, dropDatabase, ensurePostgres, ensureRedis, startPgBouncer, withDatabase } =
+  await import('./lib/services.mjs');
 
 let current = null;
 let interrupted = false;
@@ -129,7 +128,7 @@ async function main() {
 
     // The core flows also run through a transaction pooler (test/pgbouncer.e2e-spec.ts); without pgbouncer installed
     // that spec says so and fails (CI installs it).
-    const bouncer = await startPgBouncer({ serverUrl: postgres.url, dir: mkdtempSync(join(tmpdir(), 'mgw-pgbouncer-')), log });
+    const bouncer = await startPgBouncer({ serverUrl: postgres.url, dir: join(tmpdir(), `mgw-pgbouncer-${suffix}`), log });
     if (bouncer) cleanups.push(bouncer.stop);
     else log('pgbouncer is not installed: test/pgbouncer.e2e-spec.ts will fail (apt-get install -y pgbouncer)');
     checkInterrupted();
@@ -141,7 +140,11 @@ async function main() {
     log(`using queue prefix ${queuePrefix}`);
     checkInterrupted();
 
-    await mustRun(process.execPath, ['scripts/migrate.mjs'], { ...process.env, DATABASE_URL: databaseUrl, DATABASE_MIGRATION_URL: databaseUrl });
+    await mustRun(process.execPath, ['scripts/migrate.mjs'], {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATABASE_MIGRATION_URL: databaseUrl,
+    });
     checkInterrupted();
 
     const env = {

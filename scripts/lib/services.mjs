@@ -433,7 +433,9 @@ export async function startPgBouncer({ serverUrl, dir, log = () => {} }) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       unregister();
-      throw new Error(`pgbouncer did not start:\n${tail(join(dir, 'pgbouncer.log'))}`);
+      const logged = tail(join(dir, 'pgbouncer.log'));
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`pgbouncer did not start:\n${logged}`);
     }
     await sleep(100);
   }
