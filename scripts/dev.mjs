@@ -444,7 +444,7 @@ async function main() {
   await run('npm', ['run', 'build']);
   const missing = [API_MAIN, WORKER_MAIN, CLI].filter((file) => !existsSync(join(root, file)));
   if (missing.length > 0) throw new Error(`npm run build did not produce ${missing.join(', ')}`);
-  await run(process.execPath, ['scripts/migrate.mjs'], { env: { ...process.env, DATABASE_URL: databaseUrl } });
+  await run(process.execPath, ['scripts/migrate.mjs'], { env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_MIGRATION_URL: databaseUrl } });
 
   const port = await choosePort('API', 'PORT', 3000);
   const workerPort = await choosePort('worker', 'WORKER_HEALTH_PORT', 3001, port);

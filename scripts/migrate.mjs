@@ -2,7 +2,7 @@
 // Offline migrations. The Prisma CLI downloads a native schema engine, which this project's machines
 // cannot fetch; the same engine ships on npm compiled to WASM, so we drive it directly.
 //
-//   node scripts/migrate.mjs            apply prisma/migrations/* to DATABASE_URL (like `prisma migrate deploy`)
+//   node scripts/migrate.mjs            apply prisma/migrations/* to DATABASE_MIGRATION_URL, else DATABASE_URL (like `prisma migrate deploy`)
 //   node scripts/migrate.mjs create <n> write a new migration from the schema changes since the last one
 //   node scripts/migrate.mjs check      exit 1 when prisma/schema.prisma has changes no migration covers
 import { readdirSync, readFileSync, mkdirSync, writeFileSync, existsSync } from 'node:fs';
@@ -99,11 +99,13 @@ function wholeScripts(factory) {
 }
 
 async function main() {
-  const url = process.env.DATABASE_URL;
+  // Migrations need a session of their own (one transaction per script, the engine's lock): through a transaction
+  // pooler they go straight to PostgreSQL at DATABASE_MIGRATION_URL instead.
+  const url = process.env.DATABASE_MIGRATION_URL || process.env.DATABASE_URL;
   const [command = 'deploy', name] = process.argv.slice(2);
 
   if (command === 'deploy') {
-    if (!url) fail('DATABASE_URL is not set');
+    if (!url) fail('neither DATABASE_MIGRATION_URL nor DATABASE_URL is set');
     const adapter = bindMigrationAwareSqlAdapterFactory(wholeScripts(new PrismaPg({ connectionString: url })));
     const engine = await SchemaEngine.new({ datamodels: [['schema.prisma', readFileSync(schemaPath, 'utf8')]] }, () => {}, adapter);
     const { appliedMigrationNames } = await engine.applyMigrations({ migrationsList: migrationsList(), filters });

@@ -7,7 +7,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { constants } from 'node:os';
+import { constants, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
@@ -20,7 +20,8 @@ if (!existsSync(join(root, 'node_modules'))) {
   const result = spawnSync('npm', ['ci'], { cwd: root, stdio: 'inherit' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
-const { createDatabase, deleteRedisPrefix, dropDatabase, ensurePostgres, ensureRedis, withDatabase } = await import('./lib/services.mjs');
+const { createDatabase, deleteRedisPrefix, dropDatabase, ensurePostgres, ensureRedis, startPgBouncer, withDatabase } =
+  await import('./lib/services.mjs');
 
 let current = null;
 let interrupted = false;
@@ -125,6 +126,13 @@ async function main() {
     const databaseUrl = withDatabase(postgres.url, dbName);
     log(`created database ${dbName}`);
 
+    // The core flows also run through a transaction pooler (test/pgbouncer.e2e-spec.ts); without pgbouncer installed
+    // that spec says so and fails (CI installs it).
+    const bouncer = await startPgBouncer({ serverUrl: postgres.url, dir: join(tmpdir(), `mgw-pgbouncer-${suffix}`), log });
+    if (bouncer) cleanups.push(bouncer.stop);
+    else log('pgbouncer is not installed: test/pgbouncer.e2e-spec.ts will fail (apt-get install -y pgbouncer)');
+    checkInterrupted();
+
     const redis = await ensureRedis({ url: [process.env.REDIS_URL, 'redis://127.0.0.1:6379'], dir: join(tmpDir, 'redis'), log });
     cleanups.push(redis.stop);
     const queuePrefix = `mgwtest${suffix}`;
@@ -132,13 +140,18 @@ async function main() {
     log(`using queue prefix ${queuePrefix}`);
     checkInterrupted();
 
-    await mustRun(process.execPath, ['scripts/migrate.mjs'], { ...process.env, DATABASE_URL: databaseUrl });
+    await mustRun(process.execPath, ['scripts/migrate.mjs'], {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATABASE_MIGRATION_URL: databaseUrl,
+    });
     checkInterrupted();
 
     const env = {
       ...process.env,
       DATABASE_URL: databaseUrl,
       TEST_PG_SERVER_URL: postgres.url,
+      ...(bouncer ? { TEST_PGBOUNCER_URL: withDatabase(bouncer.url, dbName) } : {}),
       REDIS_URL: redis.url,
       QUEUE_PREFIX: queuePrefix,
       ADMIN_API_KEY: randomBytes(24).toString('base64url'),

@@ -88,6 +88,13 @@ describe('pull mode: GET /events and GET /events/stream', () => {
     expect(streams.size).toBe(0);
   }
 
+  /** An event written to the log and announced, as the worker does it. */
+  async function appendAnnounced(target: RunningApi, instance: CreatedInstance, marker: string): Promise<number> {
+    const seq = await appendQuietly(target, instance, marker);
+    await redis.publish(eventsChannel(testEnv().QUEUE_PREFIX), eventAnnouncement(instance.id, seq));
+    return seq;
+  }
+
   /** An event written to the log the way the worker writes it, but without any announcement. */
   async function appendQuietly(target: RunningApi, instance: CreatedInstance, marker: string): Promise<number> {
     const stored = await target.app.get(EventLogRepository).append(instance.id, 'message', { marker });
@@ -272,7 +279,7 @@ describe('pull mode: GET /events and GET /events/stream', () => {
       const empty = await stream(api, instance, '?after=1');
       await empty.waitFor((client) => client.named.length === 1);
       expect(empty.named.map((event) => [event.id, event.data])).toEqual([[6, { firstMissing: 2, oldestKept: 7 }]]);
-      const next = await appendQuietly(api, instance, 'after the gap');
+      const next = await appendAnnounced(api, instance, 'after the gap');
       await empty.waitFor((client) => client.messages.length === 1);
       expect(empty.ids).toEqual([next]);
     });
@@ -345,7 +352,7 @@ describe('pull mode: GET /events and GET /events/stream', () => {
       expect(resumed.ids).toEqual([3]);
 
       const ahead = await stream(api, instance, '?after=1000');
-      await appendQuietly(api, instance, 'not yet');
+      await appendAnnounced(api, instance, 'not yet');
       await replay.waitFor((c) => c.messages.length === 4);
       await resumed.waitFor((c) => c.messages.length === 2);
       expect(ahead.messages).toEqual([]);
@@ -404,14 +411,6 @@ describe('pull mode: GET /events and GET /events/stream', () => {
         [2, sibling.id, 'sibling'],
         [3, sibling.id, 'sibling later'],
       ]);
-    });
-
-    it('falls back to reading the log on a timer when no announcement comes', async () => {
-      const instance = await pairedInstance();
-      const client = await stream(api, instance);
-      const seq = await appendQuietly(api, instance, 'unannounced');
-      await client.waitFor((c) => c.messages.length === 1, 5_000);
-      expect(client.messages.map((m) => [m.id, m.event.eventData.marker])).toEqual([[seq, 'unannounced']]);
     });
 
     it('ends the stream when the instance is deleted', async () => {
@@ -485,6 +484,19 @@ describe('pull mode: GET /events and GET /events/stream', () => {
         expect(client.messages.slice(2).map((m) => m.event.eventData.marker)).toEqual([...seqs.map((_, i) => `burst ${i}`), 'last']);
       } finally {
         await fast.close();
+      }
+    });
+
+    it('falls back to reading the log on its safety poll when no announcement comes', async () => {
+      const polling = await quiet({ pollMs: 300 });
+      try {
+        const instance = await createInstance(http, customer.apiKey);
+        const client = await stream(polling, instance);
+        const seq = await appendQuietly(polling, instance, 'unannounced');
+        await client.waitFor((c) => c.messages.length === 1, 5_000);
+        expect(client.messages.map((m) => [m.id, m.event.eventData.marker])).toEqual([[seq, 'unannounced']]);
+      } finally {
+        await polling.close();
       }
     });
 

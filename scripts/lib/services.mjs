@@ -1,7 +1,7 @@
 // Helpers shared by scripts/test.mjs and scripts/dev.mjs: find or start PostgreSQL and Redis, manage throw-away
 // databases and key prefixes, and make sure nothing we started outlives the calling process.
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { constants } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
@@ -371,4 +371,79 @@ export async function ensureRedis({ url, dir, log = () => {} }) {
   }
   if (!dir) throw new Error('Redis is not reachable and no dir was given for a private redis-server');
   return { ...(await startRedis(resolve(dir), log)), private: true };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// PgBouncer
+
+function findPgBouncer() {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/usr/bin', '/usr/local/bin'];
+  return dirs
+    .filter(Boolean)
+    .map((dir) => join(dir, 'pgbouncer'))
+    .find((file) => existsSync(file));
+}
+
+/**
+ * Debian's `pgbouncer` in transaction-pooling mode on a free loopback port in front of the PostgreSQL at `serverUrl`
+ * (trust auth, every database passed through), with its config, log and pid in `dir`. PgBouncer refuses to run as
+ * root, so as root it runs as the postgres user. Resolves to null when pgbouncer is not installed. `url` is the same
+ * server URL through the pooler; `stop()` stops it (it is also killed when this process exits).
+ */
+export async function startPgBouncer({ serverUrl, dir, log = () => {} }) {
+  const binary = findPgBouncer();
+  if (!binary) return null;
+  const server = new URL(serverUrl);
+  rmSync(dir, { recursive: true, force: true });
+  prepareDataDir(dir);
+  const port = await findFreePort();
+  const user = decodeURIComponent(server.username || 'postgres');
+  writeFileSync(join(dir, 'userlist.txt'), `"${user}" ""\n`);
+  writeFileSync(
+    join(dir, 'pgbouncer.ini'),
+    [
+      '[databases]',
+      `* = host=${server.hostname} port=${server.port || 5432}`,
+      '[pgbouncer]',
+      'listen_addr = 127.0.0.1',
+      `listen_port = ${port}`,
+      'unix_socket_dir =',
+      'auth_type = trust',
+      `auth_file = ${join(dir, 'userlist.txt')}`,
+      'pool_mode = transaction',
+      'max_client_conn = 2000',
+      'default_pool_size = 20',
+      'max_db_connections = 40',
+      // node-postgres sends none of these, but psql and other clients do; PgBouncer refuses unknown ones.
+      'ignore_startup_parameters = extra_float_digits,options',
+      `logfile = ${join(dir, 'pgbouncer.log')}`,
+      'log_connections = 0',
+      'log_disconnections = 0',
+      '',
+    ].join('\n'),
+  );
+  if (isRoot) for (const file of ['userlist.txt', 'pgbouncer.ini']) runPg('test', ['-r', join(dir, file)]);
+  const [file, argv] = asPostgres(binary, [join(dir, 'pgbouncer.ini')]);
+  log(`starting PgBouncer (transaction pooling) on port ${port} in front of ${server.hostname}:${server.port || 5432}`);
+  const child = spawn(file, argv, { stdio: 'ignore', detached: true });
+  const unregister = onProcessExit(() => child.kill('SIGKILL'));
+  const url = `postgresql://${encodeURIComponent(user)}@127.0.0.1:${port}/postgres`;
+  const deadline = Date.now() + 15_000;
+  while ((await probePostgres(url, 1_000)) !== 'ok') {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      unregister();
+      const logged = tail(join(dir, 'pgbouncer.log'));
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`pgbouncer did not start:\n${logged}`);
+    }
+    await sleep(100);
+  }
+  const stop = async () => {
+    unregister();
+    child.kill('SIGTERM');
+    if (!(await waitForExit(child, 5_000))) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { url, stop };
 }

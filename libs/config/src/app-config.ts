@@ -49,8 +49,19 @@ export interface RetentionConfig {
   orphanMediaHours: number;
 }
 
+/** How connections reach PostgreSQL: straight, or through a transaction-pooling proxy such as PgBouncer. */
+export const DATABASE_POOLER_MODES = ['none', 'transaction'] as const;
+export type DatabasePoolerMode = (typeof DATABASE_POOLER_MODES)[number];
+
 export interface AppConfig {
+  /** The primary: every write, and every read that a write, an authorization or a limit depends on. */
   databaseUrl: string;
+  /** A streaming replica for reads where lag is harmless (event pages, SSE catch-up, chats, contacts, groups); undefined: the primary. */
+  databaseReadUrl: string | undefined;
+  /** Connections each pool of this process opens at most (the primary's and, when set, the replica's). */
+  databasePoolSize: number;
+  /** 'transaction': a transaction pooler sits in front, so no named prepared statements and no session state. */
+  databasePooler: DatabasePoolerMode;
   redisUrl: string;
   port: number;
   workerHealthPort: number;
@@ -100,6 +111,10 @@ export type InteractiveTextFallback = (typeof INTERACTIVE_TEXT_FALLBACKS)[number
 /** Every environment variable the gateway reads; `.env.example`, docker-compose and the benches are checked against it. */
 export const CONFIG_VARIABLES = [
   'DATABASE_URL',
+  'DATABASE_READ_URL',
+  'DATABASE_POOL_SIZE',
+  'DATABASE_POOLER',
+  'DATABASE_MIGRATION_URL',
   'REDIS_URL',
   'PORT',
   'WORKER_HEALTH_PORT',

@@ -22,6 +22,9 @@ describe('loadConfig', () => {
     const config = loadConfig(minimal);
     expect(config).toMatchObject({
       redisUrl: 'redis://127.0.0.1:6379',
+      databaseReadUrl: undefined,
+      databasePoolSize: 20,
+      databasePooler: 'none',
       port: 3000,
       workerHealthPort: 3001,
       sandboxEnabled: true,
@@ -126,6 +129,35 @@ describe('loadConfig', () => {
     const config = loadConfig({ ...minimal, WEBHOOK_ALLOWED_HOSTS: ' Hooks.Internal , 10.0.0.5 ,', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' });
     expect(config.webhookAllowedHosts).toEqual(['hooks.internal', '10.0.0.5']);
     expect(config.webhookAllowPrivateNetworks).toBe(true);
+  });
+
+  it('reads the pool size, the pooler mode, a replica URL and a migration URL, and refuses bad ones', () => {
+    const config = loadConfig({
+      ...minimal,
+      DATABASE_POOL_SIZE: '5',
+      DATABASE_POOLER: 'Transaction',
+      DATABASE_READ_URL: 'postgresql://reader@replica:5432/gateway',
+      DATABASE_MIGRATION_URL: 'postgresql://owner@primary:5432/gateway',
+    });
+    expect([config.databasePoolSize, config.databasePooler, config.databaseReadUrl]).toEqual([
+      5,
+      'transaction',
+      'postgresql://reader@replica:5432/gateway',
+    ]);
+    expect(
+      problemsOf({
+        ...minimal,
+        DATABASE_POOL_SIZE: '0',
+        DATABASE_POOLER: 'session',
+        DATABASE_READ_URL: 'mysql://replica/gateway',
+        DATABASE_MIGRATION_URL: 'not a url',
+      }),
+    ).toEqual([
+      'DATABASE_MIGRATION_URL is not a valid URL',
+      'DATABASE_READ_URL must be a postgres or postgresql URL',
+      'DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "0"',
+      'DATABASE_POOLER must be one of none, transaction, got "session"',
+    ]);
   });
 
   it('lists in CONFIG_VARIABLES exactly the variables it reads', () => {

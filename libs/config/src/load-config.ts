@@ -1,4 +1,4 @@
-import { INTERACTIVE_TEXT_FALLBACKS, type AppConfig } from './app-config';
+import { DATABASE_POOLER_MODES, INTERACTIVE_TEXT_FALLBACKS, type AppConfig } from './app-config';
 import { secretWeakness } from './secret-strength';
 import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
 
@@ -148,8 +148,14 @@ function readAll(read: EnvReader): AppConfig {
     if (weakness) read.problems.push(`ADMIN_API_KEY ${weakness}; generate one with: openssl rand -base64 32`);
   }
 
+  // Read by scripts/migrate.mjs only (a migration needs a session, which a transaction pooler does not give); checked
+  // here too so a typo is reported with every other problem at start-up.
+  read.url('DATABASE_MIGRATION_URL', '', ['postgres', 'postgresql']);
   const config: AppConfig = {
     databaseUrl: read.url('DATABASE_URL', undefined, ['postgres', 'postgresql']),
+    databaseReadUrl: read.url('DATABASE_READ_URL', '', ['postgres', 'postgresql']) || undefined,
+    databasePoolSize: read.int('DATABASE_POOL_SIZE', 20, 1, 1_000),
+    databasePooler: read.oneOf('DATABASE_POOLER', DATABASE_POOLER_MODES, 'none'),
     redisUrl: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis', 'rediss']),
     port: read.int('PORT', 3000, 0, 65535),
     workerHealthPort: read.int('WORKER_HEALTH_PORT', 3001, 0, 65535),

@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { SecretBox } from '@app/security';
 import { PartitionMaintenance } from './partitions/partition-maintenance';
 import { PrismaService } from './prisma.service';
+import { ReadReplica } from './read-replica';
 import { CredentialRepository } from './repositories/credential.repository';
 import { CustomerRepository } from './repositories/customer.repository';
 import { DashboardSessionRepository } from './repositories/dashboard-session.repository';
@@ -50,9 +51,10 @@ const repositories = [
 @Module({
   providers: [
     PrismaService,
+    ReadReplica,
     { provide: SecretBox, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new SecretBox(config.encryptionKey) },
     ...repositories,
   ],
-  exports: [PrismaService, SecretBox, ...repositories],
+  exports: [PrismaService, ReadReplica, SecretBox, ...repositories],
 })
 export class DatabaseModule {}

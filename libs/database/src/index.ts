@@ -1,5 +1,6 @@
 export * from './database.module';
 export * from './prisma.service';
+export * from './read-replica';
 export * from './records';
 export * from './stored-json';
 export * from './repositories/customer.repository';

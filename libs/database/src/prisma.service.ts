@@ -1,9 +1,11 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { createConnectionPool } from './connection-pool';
 import { PrismaClient } from './generated/prisma/client';
 
+/** The primary (`DATABASE_URL`): every write, and every read that a write, an authorization or a limit depends on. */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleDestroy {
   /**
@@ -13,10 +15,8 @@ export class PrismaService extends PrismaClient implements OnModuleDestroy {
   readonly pool: Pool;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
-    const pool = new Pool({ connectionString: config.databaseUrl, max: 20, connectionTimeoutMillis: 5_000 });
+    const pool = createConnectionPool({ url: config.databaseUrl, size: config.databasePoolSize, pooler: config.databasePooler });
     super({ adapter: new PrismaPg(pool) });
-    // An idle client's error (server restart, network) must not crash the process; the next query reconnects.
-    pool.on('error', () => undefined);
     this.pool = pool;
   }
 

@@ -77,6 +77,11 @@ export class KeyResolver implements OnModuleInit {
     this.bus.subscribe(KEY_TOPIC, listener);
   }
 
+  /** Runs on every replica with the id of each instance deleted (or whose owner changed) anywhere. */
+  onInstanceForgotten(listener: (instanceId: string) => void): void {
+    this.bus.subscribe(INSTANCE_TOPIC, listener);
+  }
+
   private forgetKey(hash: string): void {
     this.keyGeneration += 1;
     this.principals.delete(hash);

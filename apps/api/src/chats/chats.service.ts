@@ -15,11 +15,11 @@ export class ChatsService {
 
   async list(scope: InstanceScope): Promise<ChatDto[]> {
     const now = new Date();
-    return (await this.chats.list(scope.instanceId)).map((chat) => chatBody(chat, now));
+    return (await this.chats.listFromReplica(scope.instanceId)).map((chat) => chatBody(chat, now));
   }
 
   async get(scope: InstanceScope, chatId: string): Promise<ChatDto> {
-    const chat = await this.chats.find(scope.instanceId, chatId);
+    const chat = await this.chats.findFromReplica(scope.instanceId, chatId);
     if (!chat) throw new AppError('not_found');
     return chatBody(chat);
   }

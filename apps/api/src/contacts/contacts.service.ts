@@ -14,15 +14,15 @@ export class ContactsService {
   ) {}
 
   async list(scope: InstanceScope): Promise<ContactInfoDto[]> {
-    return (await this.contacts.list(scope.instanceId)).map(contactBody);
+    return (await this.contacts.listFromReplica(scope.instanceId)).map(contactBody);
   }
 
   /** A LID finds the person too, when the network told us both identities. */
   async get(scope: InstanceScope, jid: string): Promise<ContactInfoDto> {
     const contact =
       jidKind(jid) === 'lid'
-        ? ((await this.contacts.byLid(scope.instanceId, jid)) ?? (await this.contacts.find(scope.instanceId, jid)))
-        : await this.contacts.find(scope.instanceId, jid);
+        ? ((await this.contacts.byLidFromReplica(scope.instanceId, jid)) ?? (await this.contacts.findFromReplica(scope.instanceId, jid)))
+        : await this.contacts.findFromReplica(scope.instanceId, jid);
     if (!contact) throw new AppError('not_found');
     return contactBody(contact);
   }

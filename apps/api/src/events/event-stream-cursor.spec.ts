@@ -234,4 +234,51 @@ describe('EventStreamCursor', () => {
     expect(out.frames).toEqual([]);
     expect(reads).toBe(1);
   });
+
+  describe('behind an announcement (a lagging read replica)', () => {
+    beforeEach(() => jest.useFakeTimers());
+    afterEach(() => jest.useRealTimers());
+
+    it('reads again shortly until the announced event is readable, then reads no more', async () => {
+      const log = new FakeLog();
+      log.append(1);
+      const out = recorder();
+      const cursor = new EventStreamCursor(0n, log.read, out.write, 10, noErrors);
+      await cursor.wake(3n);
+      expect(out.ids()).toEqual([1]);
+      await jest.advanceTimersByTimeAsync(50 + 100);
+      expect(log.reads.map(([after]) => after)).toEqual([0, 1, 1]);
+      log.append(2, 3);
+      await jest.advanceTimersByTimeAsync(200);
+      expect(out.ids()).toEqual([1, 2, 3]);
+      await jest.advanceTimersByTimeAsync(60_000);
+      expect(log.reads.map(([after]) => after)).toEqual([0, 1, 1, 1]);
+      cursor.stop();
+    });
+
+    it('gives up after about 13 s on an announcement the log never shows, leaving it to the safety poll', async () => {
+      const log = new FakeLog();
+      const out = recorder();
+      const cursor = new EventStreamCursor(0n, log.read, out.write, 10, noErrors);
+      await cursor.wake(9n);
+      await jest.advanceTimersByTimeAsync(120_000);
+      expect(log.reads).toHaveLength(1 + 8);
+      expect(out.frames).toEqual([]);
+      // A later wake-up is served as usual.
+      log.append(1);
+      await cursor.wake(1n);
+      expect(out.ids()).toEqual([1]);
+      await jest.advanceTimersByTimeAsync(120_000);
+      expect(log.reads).toHaveLength(1 + 8 + 1);
+    });
+
+    it('retries nothing after stop()', async () => {
+      const log = new FakeLog();
+      const cursor = new EventStreamCursor(0n, log.read, recorder().write, 10, noErrors);
+      await cursor.wake(4n);
+      cursor.stop();
+      await jest.advanceTimersByTimeAsync(120_000);
+      expect(log.reads).toHaveLength(1);
+    });
+  });
 });

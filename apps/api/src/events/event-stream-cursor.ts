@@ -23,6 +23,13 @@ export function gapFrame(firstMissing: bigint, oldestKept: bigint): string {
 /** Up to `limit` events of the log with a sequence number above `afterSeq`, in sequence order. */
 export type PageReader = (afterSeq: bigint, limit: number) => Promise<StoredEvent[]>;
 
+/**
+ * Reads after an announced event that the read did not return yet (a read replica that has not replayed it), retried
+ * after 50 ms, 100 ms, … up to about 13 s in all; then the stream's safety poll takes over.
+ */
+const BEHIND_RETRIES = 8;
+const BEHIND_FIRST_DELAY_MS = 50;
+
 /** Hands a frame to the transport; resolves once it can take more, with false when the client has gone. */
 export type FrameWriter = (frame: string) => Promise<boolean>;
 
@@ -38,6 +45,10 @@ export class EventStreamCursor {
   private dirty = false;
   private stopped = false;
   private settled: Promise<void> = Promise.resolve();
+  /** The highest sequence number announced: the reader may lag (a replica), so reading stops only once it is sent. */
+  private announced: bigint;
+  private behindRetries = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
 
   constructor(
     startAfter: bigint,
@@ -47,6 +58,7 @@ export class EventStreamCursor {
     private readonly onError: (error: unknown) => void,
   ) {
     this.lastSent = startAfter;
+    this.announced = startAfter;
   }
 
   /** The sequence number of the last event sent (or the starting point). */
@@ -64,6 +76,7 @@ export class EventStreamCursor {
    */
   wake(seq?: bigint): Promise<void> {
     if (this.stopped || (seq !== undefined && seq <= this.lastSent)) return this.settled;
+    if (seq !== undefined && seq > this.announced) this.announced = seq;
     this.dirty = true;
     if (!this.running) {
       this.running = true;
@@ -75,9 +88,11 @@ export class EventStreamCursor {
   /** Sends nothing more; a read in flight is dropped. */
   stop(): void {
     this.stopped = true;
+    clearTimeout(this.retryTimer);
   }
 
   private async catchUp(): Promise<void> {
+    const before = this.lastSent;
     try {
       while (this.dirty && !this.stopped) {
         this.dirty = false;
@@ -87,7 +102,26 @@ export class EventStreamCursor {
       if (!this.stopped) this.onError(error);
     } finally {
       this.running = false;
+      this.retryWhileBehind(this.lastSent > before);
     }
+  }
+
+  /** An announced event was not readable yet: look again shortly, a few times, rather than wait for the next wake-up. */
+  private retryWhileBehind(progressed: boolean): void {
+    if (progressed) this.behindRetries = 0;
+    if (this.stopped || this.retryTimer || this.lastSent >= this.announced) return;
+    if (this.behindRetries >= BEHIND_RETRIES) {
+      // Given up (the instance was deleted, or the announcement was wrong): the safety poll and later wake-ups remain.
+      this.announced = this.lastSent;
+      this.behindRetries = 0;
+      return;
+    }
+    const delay = BEHIND_FIRST_DELAY_MS * 2 ** this.behindRetries;
+    this.behindRetries += 1;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.wake();
+    }, delay).unref();
   }
 
   private async sendPages(): Promise<void> {

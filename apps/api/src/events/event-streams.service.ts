@@ -31,8 +31,11 @@ const UNCOUNTED_SLOT: StreamSlot = { renew: () => Promise.resolve(), release: ()
 
 /**
  * The pull streams of this API process. One Redis subscription per process hears the worker announce every
- * committed event and wakes the open streams of that instance; each stream also re-checks the log on a timer, since
- * pub/sub drops messages while a connection is down. Wake-ups carry no events: streams read the log itself.
+ * committed event and wakes the open streams of that instance; a stream with nothing new costs the database nothing.
+ * Wake-ups carry no events: streams read the log itself. Pub/sub drops what is published while the subscription is
+ * down, so each time it is (re)established every stream checks the log once; the deletion of an instance (published on
+ * the invalidation bus) makes its streams check at once. A long safety poll per stream (`pollMs`, minutes) covers
+ * only an announcement the worker failed to publish for an instance that then stays quiet.
  */
 @Injectable()
 export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
@@ -58,6 +61,8 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
   /** Rotating, regenerating or revoking a key ends the streams it opened, on every replica (the revocation is published). */
   onModuleInit(): void {
     this.keys.onKeyRevoked((keyHash) => this.closeOpenedWith(keyHash));
+    // Deleted (or otherwise changed): a check of its streams, which end once the instance is gone.
+    this.keys.onInstanceForgotten((instanceId) => this.byInstance.get(instanceId)?.forEach((stream) => void this.poll(stream)));
   }
 
   /** Number of open streams in this process. */
@@ -187,7 +192,10 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
     if (sameKey?.size === 0) this.byKey.delete(stream.keyHash);
   }
 
-  /** The fallback: asks for the instance's latest sequence number, reads only when it moved, and ends the stream once the instance is gone. */
+  /**
+   * A check of one stream: asks for the instance's latest sequence number, reads only when it moved, and ends the
+   * stream once the instance is gone (or, while revocations may have been missed, once its key is).
+   */
   private async poll(stream: OpenStream): Promise<void> {
     let last: bigint | null;
     try {
@@ -220,9 +228,15 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
       if (!announced) return;
       this.byInstance.get(announced.instanceId)?.forEach((stream) => void stream.cursor.wake(announced.seq));
     });
-    // 'ready' follows a reconnect (and ioredis's resubscription): whatever was announced meanwhile is lost, so look again.
-    subscriber.on('ready', () => this.byInstance.forEach((streams) => streams.forEach((stream) => void stream.cursor.wake())));
-    subscriber.subscribe(channel).catch((error: Error) => this.logger.warn(`subscribe ${channel}: ${error.message}`));
+    // 'ready' comes with the first connection and after every reconnect; whatever was announced while not subscribed is
+    // lost. Once Redis confirms the subscription (ioredis's own resubscription went first, so this SUBSCRIBE is only a
+    // barrier) every stream checks the log: anything committed later is announced to us.
+    subscriber.on('ready', () => {
+      subscriber
+        .subscribe(channel)
+        .then(() => this.byInstance.forEach((streams) => streams.forEach((stream) => void this.poll(stream))))
+        .catch((error: Error) => this.logger.warn(`subscribe ${channel}: ${error.message}`));
+    });
     this.subscriber = subscriber;
   }
 }

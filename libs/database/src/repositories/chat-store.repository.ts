@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import type { PrismaClient } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
+import { ReadReplica } from '../read-replica';
 import type { StoredContact } from './contact-store.repository';
 
 export interface StoredChat {
@@ -47,7 +49,14 @@ const CONTACT_FIELDS = {
 /** The chats an instance knows, as the worker learned them from the network. */
 @Injectable()
 export class ChatStoreRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly replica: PrismaClient;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    @Optional() replica?: ReadReplica,
+  ) {
+    this.replica = replica?.client ?? prisma;
+  }
 
   /** Something happened in the chat at `at`: it exists, and its last activity is the latest such moment. */
   async touch(instanceId: string, jid: string, isGroup: boolean, at: Date | null): Promise<void> {
@@ -86,26 +95,44 @@ export class ChatStoreRepository {
   }
 
   /** Most recent activity first; chats never active last. */
-  async list(instanceId: string): Promise<ChatView[]> {
-    const chats = await this.prisma.chat.findMany({
+  list(instanceId: string): Promise<ChatView[]> {
+    return this.listOn(this.prisma, instanceId);
+  }
+
+  find(instanceId: string, jid: string): Promise<ChatView | null> {
+    return this.findOn(this.prisma, instanceId, jid);
+  }
+
+  /** `list` for a client to look at, from the read replica (may lag); never for deciding a write. */
+  listFromReplica(instanceId: string): Promise<ChatView[]> {
+    return this.listOn(this.replica, instanceId);
+  }
+
+  /** `find` for a client to look at, from the read replica (may lag); never for deciding a write. */
+  findFromReplica(instanceId: string, jid: string): Promise<ChatView | null> {
+    return this.findOn(this.replica, instanceId, jid);
+  }
+
+  private async listOn(db: PrismaClient, instanceId: string): Promise<ChatView[]> {
+    const chats = await db.chat.findMany({
       where: { instanceId },
       select: FIELDS,
       orderBy: [{ lastActivity: { sort: 'desc', nulls: 'last' } }, { jid: 'asc' }],
     });
-    return this.withContacts(instanceId, chats);
+    return this.withContacts(db, instanceId, chats);
   }
 
-  async find(instanceId: string, jid: string): Promise<ChatView | null> {
-    const chat = await this.prisma.chat.findUnique({ where: { instanceId_jid: { instanceId, jid } }, select: FIELDS });
-    return chat ? (await this.withContacts(instanceId, [chat]))[0] : null;
+  private async findOn(db: PrismaClient, instanceId: string, jid: string): Promise<ChatView | null> {
+    const chat = await db.chat.findUnique({ where: { instanceId_jid: { instanceId, jid } }, select: FIELDS });
+    return chat ? (await this.withContacts(db, instanceId, [chat]))[0] : null;
   }
 
-  private async withContacts(instanceId: string, chats: StoredChat[]): Promise<ChatView[]> {
+  private async withContacts(db: PrismaClient, instanceId: string, chats: StoredChat[]): Promise<ChatView[]> {
     const people = chats.filter((chat) => !chat.isGroup).map((chat) => chat.jid);
     const contacts =
       people.length === 0
         ? []
-        : await this.prisma.contact.findMany({
+        : await db.contact.findMany({
             where: { instanceId, OR: [{ jid: { in: people } }, { lid: { in: people } }] },
             select: CONTACT_FIELDS,
           });

@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
+import type { PrismaClient } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
+import { ReadReplica } from '../read-replica';
 
 export interface StoredContact {
   jid: string;
@@ -19,7 +21,14 @@ const FIELDS = { jid: true, lid: true, pushName: true, fullName: true, firstName
 /** The people an instance knows, as the worker learned them from the network. */
 @Injectable()
 export class ContactStoreRepository {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly replica: PrismaClient;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    @Optional() replica?: ReadReplica,
+  ) {
+    this.replica = replica?.client ?? prisma;
+  }
 
   async upsert(instanceId: string, jid: string, patch: ContactPatch): Promise<void> {
     await this.prisma.contact.upsert({
@@ -65,6 +74,21 @@ export class ContactStoreRepository {
 
   list(instanceId: string): Promise<StoredContact[]> {
     return this.prisma.contact.findMany({ where: { instanceId }, select: FIELDS, orderBy: { jid: 'asc' } });
+  }
+
+  /** `find` for a client to look at, from the read replica (may lag); never for deciding a write. */
+  findFromReplica(instanceId: string, jid: string): Promise<StoredContact | null> {
+    return this.replica.contact.findUnique({ where: { instanceId_jid: { instanceId, jid } }, select: FIELDS });
+  }
+
+  /** `byLid` for a client to look at, from the read replica (may lag); never for deciding a write. */
+  byLidFromReplica(instanceId: string, lid: string): Promise<StoredContact | null> {
+    return this.replica.contact.findFirst({ where: { instanceId, lid }, select: FIELDS });
+  }
+
+  /** `list` for a client to look at, from the read replica (may lag); never for deciding a write. */
+  listFromReplica(instanceId: string): Promise<StoredContact[]> {
+    return this.replica.contact.findMany({ where: { instanceId }, select: FIELDS, orderBy: { jid: 'asc' } });
   }
 
   byJids(instanceId: string, jids: string[]): Promise<StoredContact[]> {

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { EventType } from '@app/contracts';
+import type { PrismaClient } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
+import { ReadReplica } from '../read-replica';
 import { EventAppendGroupCommit } from './event-append-group-commit';
 import type { Fence } from './fence';
 import type { StoredEvent } from './stored-event';
@@ -10,9 +12,15 @@ export type { StoredEvent } from './stored-event';
 @Injectable()
 export class EventLogRepository {
   private readonly group: EventAppendGroupCommit;
+  /** Pages of the log for pull mode (`list`, `window`): a lagging replica only shows an event a moment later. */
+  private readonly replica: PrismaClient;
 
-  constructor(private readonly prisma: PrismaService) {
+  constructor(
+    private readonly prisma: PrismaService,
+    @Optional() replica?: ReadReplica,
+  ) {
     this.group = new EventAppendGroupCommit(prisma.pool);
+    this.replica = replica?.client ?? prisma;
   }
 
   /**
@@ -54,13 +62,17 @@ export class EventLogRepository {
     return this.window(instanceId, { afterSeq, order: 'asc', limit, eventTypes });
   }
 
-  /** Events with `afterSeq < seq < beforeSeq` (either bound optional), oldest or newest first. */
+  /**
+   * Events with `afterSeq < seq < beforeSeq` (either bound optional), oldest or newest first, from the read replica:
+   * what pull-mode clients page through. Sequences are contiguous, so a lagging replica returns a shorter page, never
+   * one with a hole.
+   */
   async window(
     instanceId: string,
     range: { afterSeq?: bigint; beforeSeq?: bigint; order: 'asc' | 'desc'; limit: number; eventTypes?: string[] },
   ): Promise<StoredEvent[]> {
     const { afterSeq, beforeSeq, order, limit, eventTypes } = range;
-    const rows = await this.prisma.eventLog.findMany({
+    const rows = await this.replica.eventLog.findMany({
       where: {
         instanceId,
         seq: { ...(afterSeq !== undefined ? { gt: afterSeq } : {}), ...(beforeSeq !== undefined ? { lt: beforeSeq } : {}) },
