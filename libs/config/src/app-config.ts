@@ -35,9 +35,27 @@ export interface TenantLimitsConfig {
   maxStreamsPerInstance: number;
 }
 
+/** A Redis server's address. */
+export interface RedisAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * Which Redis the deployment runs on. `REDIS_URL` always gives the scheme (`rediss://`: TLS), user, password and, for
+ * single and Sentinel, the database; its host and port are used only by `single`.
+ */
+export type RedisTopology =
+  | { mode: 'single' }
+  | { mode: 'sentinel'; sentinels: RedisAddress[]; masterName: string; sentinelPassword: string | undefined }
+  | { mode: 'cluster'; nodes: RedisAddress[] };
+
+export const REDIS_MODES = ['single', 'sentinel', 'cluster'] as const;
+
 export interface AppConfig {
   databaseUrl: string;
   redisUrl: string;
+  redis: RedisTopology;
   port: number;
   workerHealthPort: number;
   adminApiKey: string;
@@ -85,6 +103,11 @@ export type InteractiveTextFallback = (typeof INTERACTIVE_TEXT_FALLBACKS)[number
 export const CONFIG_VARIABLES = [
   'DATABASE_URL',
   'REDIS_URL',
+  'REDIS_MODE',
+  'REDIS_SENTINELS',
+  'REDIS_SENTINEL_MASTER',
+  'REDIS_SENTINEL_PASSWORD',
+  'REDIS_CLUSTER_NODES',
   'PORT',
   'WORKER_HEALTH_PORT',
   'ADMIN_API_KEY',

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, shardLeaseKey, shardMembersKey } from '@app/contracts';
+import { AppError, shardKeyPrefix, shardLeaseKey, shardMembersKey } from '@app/contracts';
 import { CustomerRepository, DashboardUserRepository } from '@app/database';
 import { RedisService } from '@app/redis';
 import { KeyResolver } from '../auth/key-resolver';
@@ -44,7 +44,7 @@ export class OperatorService {
   }
 
   async overview(): Promise<OverviewDto> {
-    const prefix = this.config.queuePrefix;
+    const prefix = shardKeyPrefix(this.config.queuePrefix, this.redis.isCluster);
     const shardCount = this.config.shardCount;
     const [members, leases, counts, time] = await Promise.all([
       this.redis.client.zrange(shardMembersKey(prefix), 0, -1, 'WITHSCORES'),

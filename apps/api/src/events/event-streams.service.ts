@@ -1,10 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, eventsChannel, parseEventAnnouncement, type InstanceScope } from '@app/contracts';
 import { CredentialRepository, EventLogRepository, EventStreamRepository } from '@app/database';
-import { InvalidationBus, RedisService } from '@app/redis';
+import { InvalidationBus, RedisService, type Subscription } from '@app/redis';
 import { KeyResolver } from '../auth/key-resolver';
 import { TenantLimits } from '../limits/tenant-limits';
 import { EventStreamCursor, KEEP_ALIVE_FRAME, gapFrame } from './event-stream-cursor';
@@ -39,7 +38,7 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(EventStreamsService.name);
   private readonly byInstance = new Map<string, Set<OpenStream>>();
   private readonly byKey = new Map<string, Set<OpenStream>>();
-  private subscriber: Redis | undefined;
+  private subscriber: Subscription | undefined;
   private closing = false;
 
   constructor(
@@ -220,7 +219,7 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
       if (!announced) return;
       this.byInstance.get(announced.instanceId)?.forEach((stream) => void stream.cursor.wake(announced.seq));
     });
-    // 'ready' follows a reconnect (and ioredis's resubscription): whatever was announced meanwhile is lost, so look again.
+    // 'ready' follows a reconnect and the resubscription: whatever was announced meanwhile is lost, so look again.
     subscriber.on('ready', () => this.byInstance.forEach((streams) => streams.forEach((stream) => void stream.cursor.wake())));
     subscriber.subscribe(channel).catch((error: Error) => this.logger.warn(`subscribe ${channel}: ${error.message}`));
     this.subscriber = subscriber;

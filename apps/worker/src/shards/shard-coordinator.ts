@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { shardKeyPrefix } from '@app/contracts';
 import type { ShutdownDeadline } from '@app/observability';
 import { CommandServer, RedisService } from '@app/redis';
 import { SendDispatcher } from '../dispatch/send-dispatcher';
@@ -54,7 +55,7 @@ export class ShardCoordinator {
     this.ownership = new ShardOwnership(
       {
         redis: connection,
-        keyPrefix: this.config.queuePrefix,
+        keyPrefix: shardKeyPrefix(this.config.queuePrefix, this.redis.isCluster),
         workerId: this.workerId,
         shardCount: this.config.shardCount,
         leaseMs: this.config.shardLeaseMs,

@@ -24,12 +24,12 @@
  * share acquires free shards.
  */
 import { Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 import { shardLeaseKey, shardMembersKey } from '@app/contracts';
 
 export interface ShardOwnershipOptions {
   /** Command connection. Prefer one that fails fast while disconnected; commands queued during an outage run later, harmlessly. */
-  redis: Redis;
+  redis: Redis | Cluster;
   /** Every key written starts with `${keyPrefix}:shards:` or `${keyPrefix}:workers:`. */
   keyPrefix: string;
   /** Unique per process. */
@@ -130,7 +130,7 @@ export function targetShareOf(workerId: string, liveWorkerIds: readonly string[]
 }
 
 /** Who owns `shard` right now according to its lease, or null. */
-export async function ownerOfShard(redis: Redis, keyPrefix: string, shard: number): Promise<string | null> {
+export async function ownerOfShard(redis: Redis | Cluster, keyPrefix: string, shard: number): Promise<string | null> {
   const value = await redis.get(shardKeys(keyPrefix).lease(shard));
   if (value === null) return null;
   // Worker ids may contain ':'; the token after the last one never does.
@@ -183,7 +183,7 @@ async function settleWithin(promise: Promise<unknown>, ms: number): Promise<void
 function noop(): void {}
 
 export class ShardOwnership {
-  private readonly redis: Redis;
+  private readonly redis: Redis | Cluster;
   private readonly keys: ReturnType<typeof shardKeys>;
   private readonly workerId: string;
   private readonly shardCount: number;
