@@ -39,8 +39,7 @@ function credentials(url: string): RedisOptions {
 /**
  * The one place a Redis connection is made (commands, subscribers, BullMQ's producers and workers, blocking commands).
  * - single: `new Redis(REDIS_URL)`, exactly as before.
- * - sentinel: asks the sentinels for the master, follows a failover (`failoverDetector` hears `+switch-master` at once
- *   instead of waiting for the old master's socket to die).
+ * - sentinel: asks the sentinels for the master, and again after every reconnect, so a failover is followed.
  * - cluster: an ioredis `Cluster` from the seed nodes; `sharded` adds one sharded-pub/sub subscriber per master.
  */
 export function createConnection(target: RedisTarget, options: ConnectionOptions, sharded = false): RedisConnection {
@@ -55,7 +54,9 @@ export function createConnection(target: RedisTarget, options: ConnectionOptions
       name: topology.masterName,
       sentinelPassword: topology.sentinelPassword,
       ...(auth.tls ? { enableTLSForSentinelMode: true, sentinelTLS: {} } : {}),
-      failoverDetector: true,
+      // A master demoted by a failover answers writes with READONLY while the socket stays up: reconnect (the sentinels
+      // then name the new master) and send the command again. A master that died drops the socket: ioredis reconnects.
+      reconnectOnError: (error: Error) => (error.message.startsWith('READONLY') ? 2 : false),
     });
   }
   const { db: _db, ...nodeAuth } = auth;
