@@ -564,6 +564,7 @@ export async function startRedisCluster({ dir, log = () => {}, masters = 3, repl
   }
   return {
     nodes: nodes.map(({ host, port }) => ({ host, port })),
+    pids: nodes.map((node) => node.process.child.pid),
     /** The nodes that are masters now, as the cluster itself says. */
     masters: async () => {
       const alive = [];

@@ -13,7 +13,8 @@ import { SseClient } from './sse-client';
 import { WebhookReceiver } from './webhook-receiver';
 
 const SHARDS = 4;
-const LEASE_MS = 3_000;
+// Long enough that lease renewals on a busy CI machine do not lapse by themselves (that churn would answer 503s too).
+const LEASE_MS = 8_000;
 const SECRET = `whsec_${Buffer.alloc(24, 7).toString('base64')}`;
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const TO = '447700900123';
@@ -40,7 +41,6 @@ export function describeRedisTopology(mode: 'cluster' | 'sentinel'): void {
     let topology: RedisTopology;
     let receiver: WebhookReceiver;
     let db: Client;
-    let env: Record<string, string>;
     const apis: AppProcess[] = [];
     const workers: AppProcess[] = [];
     let one: Http;
@@ -55,7 +55,7 @@ export function describeRedisTopology(mode: 'cluster' | 'sentinel'): void {
 
     beforeAll(async () => {
       [topology, receiver] = await Promise.all([startRedisTopology(mode), WebhookReceiver.start()]);
-      env = {
+      const env = {
         ...topology.env,
         QUEUE_PREFIX: subPrefix(mode),
         SHARD_COUNT: String(SHARDS),
@@ -143,10 +143,10 @@ export function describeRedisTopology(mode: 'cluster' | 'sentinel'): void {
           (await two.post('/sandbox/inbound', { from: TO, type: 'text', text: `ping over ${mode}` }, headersOf(instance))).status,
         ).toBe(201);
         const hooks = await eventually(
-          async () =>
-            receiver
-              .at(path)
-              .filter((hook) => hook.envelope.eventType === 'message' && hook.envelope.eventData.text === `ping over ${mode}`),
+          () =>
+            Promise.resolve(receiver.at(path)).filter(
+              (hook) => hook.envelope.eventType === 'message' && hook.envelope.eventData.text === `ping over ${mode}`,
+            ),
           (found) => found.length === 1,
           15_000,
         );
@@ -174,40 +174,9 @@ export function describeRedisTopology(mode: 'cluster' | 'sentinel'): void {
       }
     }, 30_000);
 
-    it('moves the shards of a killed worker to the other one, which then sends', async () => {
-      const customer = await createCustomer(one, `${mode} takeover`);
-      const instance = await paired(one, customer.apiKey, '15550001002');
-      const victim = workers.shift()!;
-      const killedAt = Date.now();
-      await victim.stop('SIGKILL');
-      await eventually(
-        () => shardsOf(workers[0]),
-        (shards) => shards.length === SHARDS,
-        20_000,
-      );
-      const tookOverMs = Date.now() - killedAt;
-      const sent = await eventually(
-        () => one.post('/messages/text', { to: TO, message: 'after takeover' }, headersOf(instance)),
-        (response) => response.status === 201,
-        15_000,
-      );
-      const id = (sent.body as { id: string }).id;
-      await eventually(
-        async () => (await one.get('/sandbox/outbox', headersOf(instance))).body as { id: string }[],
-        (entries) => entries.some((entry) => entry.id === id),
-        15_000,
-      );
-      const joinedAt = Date.now();
-      workers.push(await spawnApp('worker', env));
-      await waitForShards();
-      console.log(
-        `${mode}: shards taken over ${tookOverMs} ms after the kill; a new worker had its share after ${Date.now() - joinedAt} ms`,
-      );
-    }, 60_000);
-
     it('loses and duplicates no send, keeps order, and answers 503 only briefly when a Redis master dies under load', async () => {
       const INSTANCES = 6;
-      const SENDS = 360;
+      const SENDS = 240;
       const CLIENTS = 6;
       const customer = await createCustomer(one, `${mode} failover`);
       const instances = await Promise.all(Array.from({ length: INSTANCES }, (_, n) => paired(one, customer.apiKey, `1555000${2000 + n}`)));
@@ -258,7 +227,9 @@ export function describeRedisTopology(mode: 'cluster' | 'sentinel'): void {
       sampling = false;
       await sampler;
 
-      const refusedWindowMs = refusals.length > 0 ? refusals[refusals.length - 1].at - refusals[0].at : 0;
+      // The 503s: when, relative to the kill (answered at, so a request that waited its whole deadline counts late).
+      const refusedMs = refusals.map((refusal) => refusal.at - killedAt);
+      const refusedWindowMs = refusedMs.length > 0 ? Math.max(...refusedMs) : 0;
       const ids = [...accepted.keys()];
       const delivered = await eventually(
         async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM sandbox_messages WHERE id = ANY($1)', [ids])).rows[0].n,
@@ -277,13 +248,14 @@ export function describeRedisTopology(mode: 'cluster' | 'sentinel'): void {
       const duplicates = network.reduce((sum, row) => sum + row.duplicates, 0);
       console.log(
         `${mode} failover: ${accepted.size} accepted, ${delivered} reached the network, ${refusals.length} refused over ` +
-          `${refusedWindowMs} ms, ${duplicates} duplicates, ${inbound.length} inbound, ${overlaps.length} samples with a shard served twice; ` +
+          `${Math.min(...refusedMs, 0)}..${refusedWindowMs} ms after the kill, ${duplicates} duplicates, ${inbound.length} inbound, ${overlaps.length} samples with a shard served twice; ` +
           `sending took ${sendingMs} ms (master killed after ${killedAt - startedAt} ms), the rest arrived ${drainedMs} ms later`,
       );
       expect(
         refusals.filter((refusal) => JSON.stringify({ status: refusal.status, body: refusal.body }) !== JSON.stringify(UNAVAILABLE)),
       ).toEqual([]);
-      expect(refusedWindowMs).toBeLessThan(10_000);
+      // Only around the failover: none before the kill, none later than a few seconds after it.
+      expect(refusedMs.filter((ms) => ms < 0 || ms > 10_000)).toEqual([]);
       expect(network.filter((row) => accepted.get(row.id)?.text !== row.text)).toEqual([]);
       expect(network).toHaveLength(accepted.size);
       expect(duplicates).toBe(0);
@@ -319,5 +291,32 @@ export function describeRedisTopology(mode: 'cluster' | 'sentinel'): void {
       expect(await eventually(loggedCounts, (missing) => missing.length === 0, 20_000)).toEqual([]);
       expect(inbound.filter((message) => message.status !== 201 && message.status !== 503)).toEqual([]);
     }, 110_000);
+
+    it('moves the shards of a killed worker to the other one, which then sends', async () => {
+      const customer = await createCustomer(one, `${mode} takeover`);
+      const instance = await paired(one, customer.apiKey, '15550001002');
+      const victim = workers.shift()!;
+      const killedAt = Date.now();
+      await victim.stop('SIGKILL');
+      await eventually(
+        () => shardsOf(workers[0]),
+        (shards) => shards.length === SHARDS,
+        20_000,
+      );
+      const tookOverMs = Date.now() - killedAt;
+      const sent = await eventually(
+        () => one.post('/messages/text', { to: TO, message: 'after takeover' }, headersOf(instance)),
+        (response) => response.status === 201,
+        15_000,
+      );
+      const id = (sent.body as { id: string }).id;
+      await eventually(
+        async () => (await one.get('/sandbox/outbox', headersOf(instance))).body as { id: string }[],
+        (entries) => entries.some((entry) => entry.id === id),
+        15_000,
+      );
+      // Last in the suite: the failover test above needed both workers.
+      console.log(`${mode}: shards taken over ${tookOverMs} ms after the kill`);
+    }, 60_000);
   });
 }
