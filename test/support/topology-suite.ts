@@ -144,8 +144,10 @@ export function describeRedisTopology(mode: 'cluster' | 'sentinel'): void {
         ).toBe(201);
         const hooks = await eventually(
           () =>
-            Promise.resolve(receiver.at(path)).filter(
-              (hook) => hook.envelope.eventType === 'message' && hook.envelope.eventData.text === `ping over ${mode}`,
+            Promise.resolve(
+              receiver
+                .at(path)
+                .filter((hook) => hook.envelope.eventType === 'message' && hook.envelope.eventData.text === `ping over ${mode}`),
             ),
           (found) => found.length === 1,
           15_000,
