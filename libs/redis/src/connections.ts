@@ -69,6 +69,8 @@ export function createConnection(target: RedisTarget, options: ConnectionOptions
     shardedSubscribers: sharded,
     // A failover moves slots: find the new master quickly rather than after the default 5 s.
     slotsRefreshInterval: 1_000,
+    // The default 1 s answer time for CLUSTER SLOTS fails on a busy host, and a failed first refresh delays start-up.
+    slotsRefreshTimeout: 3_000,
     // TLS certificates name hosts; keep the names the nodes announce instead of resolving them to addresses.
     ...(auth.tls ? { dnsLookup: (address: string, callback: (error: null, address: string) => void) => callback(null, address) } : {}),
   };
