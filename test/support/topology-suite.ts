@@ -64,8 +64,8 @@ export function describeRedisTopology(mode: 'cluster' | 'sentinel'): void {
         KEY_CACHE_TTL_MS: '600000',
         WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       };
-      apis.push(...(await Promise.all([spawnApp('api', env), spawnApp('api', env)])));
-      workers.push(...(await Promise.all([spawnApp('worker', env), spawnApp('worker', env)])));
+      // One at a time: four processes starting at once on a busy CI machine may miss spawnApp's 30 s readiness wait.
+      for (const list of [apis, apis, workers, workers]) list.push(await spawnApp(list === apis ? 'api' : 'worker', env));
       one = new Http(apis[0].url, { checkSpec: false });
       two = new Http(apis[1].url, { checkSpec: false });
       db = new Client({ connectionString: testEnv().DATABASE_URL });
