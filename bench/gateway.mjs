@@ -595,7 +595,7 @@ export async function gatewayCpuGroups(gateway, extra = {}) {
     // Checkpointer, WAL writer, autovacuum etc.: PostgreSQL processes without a database; shared with other users of the server.
     'postgres (server processes)': async () =>
       (await db.query('SELECT pid FROM pg_stat_activity WHERE datname IS NULL')).rows.map((row) => row.pid),
-    redis: redisPids,
+    redis: gateway.redisPids ?? redisPids,
     'bench (load generator)': process.pid,
   };
 }

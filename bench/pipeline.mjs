@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // Does the worker drain as fast as the API accepts? Sends over many paired sandbox instances, measured end to end.
 //
-//   npm run build && node bench/pipeline.mjs [--instances=100] [--duration=20] [--workers=1] [--json]
+//   npm run build && node bench/pipeline.mjs [--instances=100] [--duration=20] [--workers=1] [--topologies=single,cluster] [--json]
+//
+// --topologies: the whole run once per Redis topology, one after the other, with its ratio printed for each at the
+// end: `single` (REDIS_URL's server, or a private one) and `cluster` (a private 6-node Redis Cluster on loopback,
+// started and removed by the bench, REDIS_MODE=cluster). Compare the ratios of one run, not absolute figures.
 //
 // The built API and --workers workers run in their own processes (dist/) against a fresh database and Redis prefix
 // (RATE_LIMIT_REQUESTS=1000000, LOG_LEVEL=warn); --instances sandbox instances are paired. Then:
@@ -17,6 +21,10 @@
 // Exit status 0, 2 when accepted messages did not reach the network, 1 on failure, 130 when stopped. Everything created
 // is removed at the end: the child processes, the database, the Redis keys.
 import http from 'node:http';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as services from '../scripts/lib/services.mjs';
 import * as gw from './gateway.mjs';
 
 const { CpuMeter, cpuTable, environmentLine, fixed, intSetting, percentile, table } = gw;
@@ -29,7 +37,21 @@ const concurrency = intSetting(argv, 'concurrency', 'BENCH_CONCURRENCY', 64, 1, 
 const workerCount = intSetting(argv, 'workers', 'BENCH_WORKERS', 1, 1, 16);
 const deliverTimeout = intSetting(argv, 'deliver-timeout', 'BENCH_DELIVER_TIMEOUT', 180, 1, 3600);
 const fixedRate = intSetting(argv, 'rate', 'BENCH_RATE', 0, 0, 100_000); // 0: probe
-const { cleanups, control } = gw.boundedRun(log, gw.timeoutSetting(argv, probeSeconds + 2 * duration + 2 * deliverTimeout + 600));
+const topologies = (
+  argv.find((arg) => arg.startsWith('--topologies='))?.slice('--topologies='.length) ??
+  process.env.BENCH_TOPOLOGIES ??
+  'single,cluster'
+)
+  .split(',')
+  .map((name) => name.trim())
+  .filter(Boolean);
+if (topologies.length === 0 || topologies.some((name) => name !== 'single' && name !== 'cluster')) {
+  throw new Error(`--topologies (or BENCH_TOPOLOGIES) must list single and/or cluster, got ${JSON.stringify(topologies.join(','))}`);
+}
+const { cleanups, control } = gw.boundedRun(
+  log,
+  gw.timeoutSetting(argv, topologies.length * (probeSeconds + 2 * duration + 2 * deliverTimeout + 600)),
+);
 
 const post = (agent, url, headers, body) => gw.postJson(agent, url, headers, body, { timeoutMs: 10_000 });
 
@@ -112,10 +134,23 @@ async function waitForNetwork(gateway, ids) {
   return reached;
 }
 
-let exitCode = 1;
-const processes = [];
-try {
-  const gateway = await gw.startGateway({ cleanups, control, log, label: 'pipeline', processes });
+/** Starts a private Redis Cluster for the run (removed with the run's cleanups); the env the gateway needs for it. */
+async function clusterSetting() {
+  const dir = mkdtempSync(join(tmpdir(), 'mgw-bench-cluster-'));
+  const cluster = await services.startRedisCluster({ dir, log });
+  cleanups.push('stopped the private Redis Cluster', () => cluster.stop());
+  const seeds = cluster.nodes.map(({ host, port }) => `${host}:${port}`).join(',');
+  return {
+    env: { REDIS_MODE: 'cluster', REDIS_CLUSTER_NODES: seeds, REDIS_URL: `redis://${cluster.nodes[0].host}:${cluster.nodes[0].port}` },
+    pids: cluster.pids,
+  };
+}
+
+/** One whole run (probe, saturation, half rate) on one topology; resolves to its summary. */
+async function runOn(topology, processes) {
+  const redis = topology === 'cluster' ? await clusterSetting() : { env: {}, pids: undefined };
+  const gateway = await gw.startGateway({ cleanups, control, log, label: 'pipeline', processes, env: redis.env });
+  if (redis.pids) gateway.redisPids = redis.pids;
   const extraWorkers = await gw.addWorkers(gateway, workerCount - 1, { cleanups, control, log, processes });
   const { instances } = await gw.pairedInstances(gateway, instanceCount, { control, log, concurrency: 20 });
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
@@ -174,6 +209,7 @@ try {
   const latencies = latencyRows.map((row) => row.ms).sort((a, b) => a - b);
 
   const summary = {
+    topology,
     environment: environmentLine(),
     instances: instanceCount,
     workers: workerCount,
@@ -201,11 +237,12 @@ try {
     },
     cpu,
   };
-  if (jsonOutput) console.log(JSON.stringify(summary, null, 2));
-  else {
+  if (!jsonOutput) {
     const s = summary.saturation;
     const h = summary.halfRate;
-    console.log(`\npipeline: ${instanceCount} sandbox instances, ${workerCount} worker(s), ${environmentLine()}\n`);
+    console.log(
+      `\npipeline on ${topology === 'cluster' ? 'a 6-node Redis Cluster' : 'one Redis node'}: ${instanceCount} sandbox instances, ${workerCount} worker(s), ${environmentLine()}\n`,
+    );
     console.log(
       table(
         [
@@ -234,10 +271,43 @@ try {
     console.log(cpuTable({ saturation: cpu }));
     console.log('');
   }
+  // This topology's processes end before the next starts, so the runs do not share the machine.
+  for (const child of processes.splice(0)) await child.stop();
+  return summary;
+}
+
+let exitCode = 1;
+const processes = [];
+try {
+  const summaries = [];
+  for (const topology of topologies) {
+    log(`--- topology: ${topology}`);
+    summaries.push(await runOn(topology, processes));
+    control.check();
+  }
+  if (jsonOutput) console.log(JSON.stringify(summaries.length === 1 ? summaries[0] : summaries, null, 2));
+  else if (summaries.length > 1) {
+    console.log('reached / accepted at the probed rate, per topology (same run):');
+    console.log(
+      table(
+        [
+          ['topology', 'probed req/s', 'reached / accepted', 'half-rate p99 ms'],
+          ...summaries.map((s) => [s.topology, String(s.probedRate), fixed(s.saturation.ratio, 2), fixed(s.halfRate.p99, 1)]),
+        ],
+        [0],
+      ),
+    );
+    console.log('');
+  }
   const problems = [];
-  if (summary.saturation.notReached > 0) problems.push(`${summary.saturation.notReached} accepted messages did not reach the network`);
-  if (h2problem(summary))
-    problems.push(`${summary.halfRate.accepted - summary.halfRate.reached} half-rate messages did not reach the network`);
+  for (const summary of summaries) {
+    if (summary.saturation.notReached > 0)
+      problems.push(`${summary.topology}: ${summary.saturation.notReached} accepted messages did not reach the network`);
+    if (h2problem(summary))
+      problems.push(
+        `${summary.topology}: ${summary.halfRate.accepted - summary.halfRate.reached} half-rate messages did not reach the network`,
+      );
+  }
   exitCode = gw.verdict(log, problems);
 } catch (error) {
   gw.logFailure(log, error, processes);

@@ -221,7 +221,7 @@ try {
   const { Queue } = await import('bullmq');
   const { Redis } = await import('ioredis');
   const connection = new Redis(gateway.infra.redisUrl, { maxRetriesPerRequest: null });
-  const queue = new Queue('webhooks', { connection, prefix: gateway.infra.queuePrefix });
+  const queue = new Queue('{webhooks}', { connection, prefix: gateway.infra.queuePrefix }); // WEBHOOK_QUEUE
   const backlogMeter = new CpuMeter(groups);
   await backlogMeter.start();
   const backlogStart = Date.now();

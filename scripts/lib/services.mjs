@@ -289,25 +289,50 @@ export async function redisReachable(url, timeoutMs = 1_500) {
   }
 }
 
-/** Deletes every key starting with `prefix` (SCAN + UNLINK in batches). Returns how many were deleted. */
-export async function deleteRedisPrefix(redisUrl, prefix) {
+/**
+ * Deletes every key starting with `prefix` (SCAN + UNLINK in batches). Returns how many were deleted. `nodes` (host:port
+ * strings or {host, port}) names a cluster's nodes: each master is scanned for its own keys, and keys are unlinked one
+ * per command there (a cluster refuses multi-key commands over several slots). `redisUrl` then only gives credentials.
+ */
+export async function deleteRedisPrefix(redisUrl, prefix, nodes = undefined) {
   // An empty prefix would match the whole database.
   if (!prefix || prefix.length < 3) throw new Error(`refusing to delete Redis keys for the prefix ${JSON.stringify(prefix)}`);
   const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
-  const redis = connectRedis(redisUrl, 5_000);
-  await redis.connect();
-  try {
-    let cursor = '0';
-    let deleted = 0;
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) deleted += await redis.unlink(...keys);
-    } while (cursor !== '0');
-    return deleted;
-  } finally {
-    redis.disconnect();
+  const targets = nodes?.length ? nodes.map((node) => nodeUrl(redisUrl, node)) : [redisUrl];
+  let deleted = 0;
+  for (const target of targets) {
+    const redis = connectRedis(target, 5_000);
+    await redis.connect();
+    try {
+      if (nodes?.length && (await redis.role())[0] !== 'master') continue;
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length === 0) continue;
+        if (!nodes?.length) deleted += await redis.unlink(...keys);
+        else {
+          const pipeline = redis.pipeline();
+          for (const key of keys) pipeline.unlink(key);
+          for (const [error, removed] of (await pipeline.exec()) ?? []) if (!error) deleted += removed;
+        }
+      } while (cursor !== '0');
+    } finally {
+      redis.disconnect();
+    }
   }
+  return deleted;
+}
+
+/** `url` (scheme, user, password) pointed at another node. */
+function nodeUrl(url, node) {
+  const { host, port } =
+    typeof node === 'string' ? { host: node.slice(0, node.lastIndexOf(':')), port: node.slice(node.lastIndexOf(':') + 1) } : node;
+  const parsed = new URL(url);
+  parsed.hostname = host;
+  parsed.port = String(port);
+  parsed.pathname = '';
+  return parsed.toString();
 }
 
 function findRedisServer() {
@@ -446,4 +471,313 @@ export async function startPgBouncer({ serverUrl, dir, log = () => {} }) {
     rmSync(dir, { recursive: true, force: true });
   };
   return { url, stop };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Redis topologies for tests and benches: a Cluster and a Sentinel group, on loopback, from Debian's packages
+
+function findBinary(name, hint) {
+  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin', '/usr/sbin'];
+  const found = dirs
+    .filter(Boolean)
+    .map((dir) => join(dir, name))
+    .find((file) => existsSync(file));
+  if (!found) throw new Error(`${name} not found: install it with \`apt-get install -y ${hint}\``);
+  return found;
+}
+
+/** One server process of a topology: its port and a way to kill it as a crash would. */
+async function spawnRedisProcess(binary, args, dir, label) {
+  mkdirSync(dir, { recursive: true });
+  const logFile = join(dir, `${label}.log`);
+  const out = openSync(logFile, 'a');
+  const child = spawn(binary, args, { stdio: ['ignore', out, out], detached: true, cwd: dir });
+  closeSync(out);
+  const unregister = onProcessExit(() => child.kill('SIGKILL'));
+  const exited = new Promise((resolveExit) => child.once('exit', () => resolveExit()));
+  return {
+    child,
+    logFile,
+    /** SIGKILL: the node vanishes without a goodbye, like a crashed machine. */
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+      unregister();
+    },
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      if (!(await waitForExit(child, 5_000))) child.kill('SIGKILL');
+      await exited;
+      unregister();
+    },
+  };
+}
+
+async function waitFor(what, check, timeoutMs, logFiles = []) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      if (await check()) return;
+    } catch (error) {
+      last = error;
+    }
+    await sleep(100);
+  }
+  const logs = logFiles.map((file) => `--- ${file}\n${tail(file)}`).join('\n');
+  throw new Error(`${what} not reached in ${timeoutMs} ms${last ? ` (${last.message})` : ''}\n${logs}`);
+}
+
+async function onNode(port, fn) {
+  const redis = connectRedis(`redis://127.0.0.1:${port}`, 1_000);
+  try {
+    await redis.connect();
+    return await fn(redis);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/**
+ * A Redis Cluster on loopback: `masters` masters with `replicasPerMaster` replicas each (default 3 + 3), free ports
+ * (client and bus), one working directory per node under `dir`, no persistence, a 2 s node timeout so a failover takes
+ * a few seconds. Resolves once every node sees `cluster_state:ok` with all 16,384 slots. `stop()` ends every node and
+ * removes `dir`; it also runs if the calling process exits.
+ */
+export async function startRedisCluster({ dir, log = () => {}, masters = 3, replicasPerMaster = 1, nodeTimeoutMs = 2_000 }) {
+  const binary = findBinary('redis-server', 'redis-server');
+  const cli = findBinary('redis-cli', 'redis-tools');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const count = masters * (1 + replicasPerMaster);
+  const nodes = [];
+  const stopAll = async () => {
+    await Promise.all(nodes.map((node) => node.process.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const unregister = onProcessExit(() => rmSync(dir, { recursive: true, force: true }));
+  try {
+    const ports = [];
+    while (ports.length < count * 2) {
+      const port = await findFreePort();
+      if (!ports.includes(port)) ports.push(port);
+    }
+    for (let index = 0; index < count; index += 1) {
+      const port = ports[index];
+      const busPort = ports[count + index];
+      const nodeDir = join(dir, `node-${port}`);
+      const args = [
+        '--port',
+        String(port),
+        '--cluster-port',
+        String(busPort),
+        '--bind',
+        '127.0.0.1',
+        '--daemonize',
+        'no',
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        'nodes.conf',
+        '--cluster-node-timeout',
+        String(nodeTimeoutMs),
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        nodeDir,
+      ];
+      mkdirSync(nodeDir, { recursive: true });
+      nodes.push({ host: '127.0.0.1', port, process: await spawnRedisProcess(binary, args, nodeDir, 'redis') });
+    }
+    const logFiles = nodes.map((node) => node.process.logFile);
+    await waitFor(
+      'every cluster node answering',
+      async () => (await Promise.all(nodes.map((node) => redisReachable(`redis://127.0.0.1:${node.port}`, 500)))).every(Boolean),
+      15_000,
+      logFiles,
+    );
+    const created = spawnSync(
+      cli,
+      [
+        '--cluster',
+        'create',
+        ...nodes.map((node) => `127.0.0.1:${node.port}`),
+        '--cluster-replicas',
+        String(replicasPerMaster),
+        '--cluster-yes',
+      ],
+      { encoding: 'utf8', timeout: 30_000 },
+    );
+    if (created.status !== 0) throw new Error(`redis-cli --cluster create failed:\n${created.stdout}\n${created.stderr}`);
+    await waitFor(
+      'cluster_state:ok on every node',
+      async () =>
+        (
+          await Promise.all(
+            nodes.map((node) =>
+              onNode(node.port, async (redis) => {
+                const info = await redis.cluster('INFO');
+                return (
+                  info.includes('cluster_state:ok') &&
+                  info.includes('cluster_slots_ok:16384') &&
+                  info.includes(`cluster_known_nodes:${count}`)
+                );
+              }),
+            ),
+          )
+        ).every(Boolean),
+      20_000,
+      logFiles,
+    );
+    log(`started a Redis Cluster of ${count} nodes on ports ${nodes.map((node) => node.port).join(', ')}`);
+  } catch (error) {
+    await stopAll();
+    unregister();
+    throw error;
+  }
+  return {
+    nodes: nodes.map(({ host, port }) => ({ host, port })),
+    pids: nodes.map((node) => node.process.child.pid),
+    /** The nodes that are masters now, as the cluster itself says. */
+    masters: async () => {
+      const alive = [];
+      for (const node of nodes) {
+        if (node.process.child.exitCode !== null || node.process.child.signalCode !== null) continue;
+        try {
+          if ((await onNode(node.port, (redis) => redis.role()))[0] === 'master') alive.push({ host: node.host, port: node.port });
+        } catch {
+          // a dead or unreachable node is no master
+        }
+      }
+      return alive;
+    },
+    /** SIGKILLs the node on `port`. */
+    kill: async (port) => nodes.find((node) => node.port === port)?.process.kill(),
+    stop: async () => {
+      await stopAll();
+      unregister();
+    },
+  };
+}
+
+/**
+ * A Sentinel group on loopback: one master, one replica and three sentinels (quorum 2, a master is down after 1 s, so a
+ * failover takes a few seconds), free ports, configs and data under `dir`. Resolves once every sentinel knows the
+ * master, the replica and the two other sentinels. `stop()` ends every process and removes `dir`.
+ */
+export async function startRedisSentinelGroup({ dir, log = () => {}, masterName = 'mgw-master', downAfterMs = 1_000 }) {
+  const server = findBinary('redis-server', 'redis-server');
+  const sentinelBinary = findBinary('redis-sentinel', 'redis-sentinel');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const processes = [];
+  const stopAll = async () => {
+    await Promise.all(processes.map((entry) => entry.process.stop()));
+    rmSync(dir, { recursive: true, force: true });
+  };
+  const unregister = onProcessExit(() => rmSync(dir, { recursive: true, force: true }));
+  let dataNodes;
+  let sentinels;
+  try {
+    const ports = [];
+    while (ports.length < 5) {
+      const port = await findFreePort();
+      if (!ports.includes(port)) ports.push(port);
+    }
+    const [masterPort, replicaPort, ...sentinelPorts] = ports;
+    for (const [port, role] of [
+      [masterPort, 'master'],
+      [replicaPort, 'replica'],
+    ]) {
+      const nodeDir = join(dir, `${role}-${port}`);
+      mkdirSync(nodeDir, { recursive: true });
+      const args = [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--daemonize',
+        'no',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        nodeDir,
+      ];
+      if (role === 'replica') args.push('--replicaof', '127.0.0.1', String(masterPort));
+      processes.push({ port, process: await spawnRedisProcess(server, args, nodeDir, 'redis') });
+    }
+    dataNodes = [masterPort, replicaPort];
+    await waitFor(
+      'the replica in sync',
+      () => onNode(replicaPort, async (redis) => (await redis.info('replication')).includes('master_link_status:up')),
+      15_000,
+      processes.map((entry) => entry.process.logFile),
+    );
+    for (const port of sentinelPorts) {
+      const sentinelDir = join(dir, `sentinel-${port}`);
+      mkdirSync(sentinelDir, { recursive: true });
+      const file = join(sentinelDir, 'sentinel.conf');
+      writeFileSync(
+        file,
+        [
+          `port ${port}`,
+          'bind 127.0.0.1',
+          'daemonize no',
+          `dir ${sentinelDir}`,
+          `sentinel monitor ${masterName} 127.0.0.1 ${masterPort} 2`,
+          `sentinel down-after-milliseconds ${masterName} ${downAfterMs}`,
+          `sentinel failover-timeout ${masterName} 10000`,
+          `sentinel parallel-syncs ${masterName} 1`,
+          '',
+        ].join('\n'),
+      );
+      processes.push({ port, process: await spawnRedisProcess(sentinelBinary, [file], sentinelDir, 'sentinel') });
+    }
+    sentinels = sentinelPorts;
+    await waitFor(
+      'every sentinel knowing the master, its replica and the other sentinels',
+      async () =>
+        (
+          await Promise.all(
+            sentinelPorts.map((port) =>
+              onNode(port, async (redis) => {
+                const master = await redis.call('SENTINEL', 'MASTER', masterName);
+                const fields = Object.fromEntries(
+                  master.reduce((pairs, value, index) => (index % 2 ? pairs : [...pairs, [value, master[index + 1]]]), []),
+                );
+                return fields['num-slaves'] === '1' && fields['num-other-sentinels'] === '2' && fields.flags === 'master';
+              }),
+            ),
+          )
+        ).every(Boolean),
+      20_000,
+      processes.map((entry) => entry.process.logFile),
+    );
+    log(`started a Sentinel group: master ${masterPort}, replica ${replicaPort}, sentinels ${sentinelPorts.join(', ')}`);
+  } catch (error) {
+    await stopAll();
+    unregister();
+    throw error;
+  }
+  return {
+    masterName,
+    sentinels: sentinels.map((port) => ({ host: '127.0.0.1', port })),
+    dataNodes: dataNodes.map((port) => ({ host: '127.0.0.1', port })),
+    /** The master's address as the sentinels report it now. */
+    master: () =>
+      onNode(sentinels[0], async (redis) => {
+        const [host, port] = await redis.call('SENTINEL', 'GET-MASTER-ADDR-BY-NAME', masterName);
+        return { host, port: Number(port) };
+      }),
+    /** SIGKILLs the data node on `port`. */
+    kill: async (port) => processes.find((entry) => entry.port === port)?.process.kill(),
+    stop: async () => {
+      await stopAll();
+      unregister();
+    },
+  };
 }

@@ -53,6 +53,23 @@ export interface RetentionConfig {
 export const DATABASE_POOLER_MODES = ['none', 'transaction'] as const;
 export type DatabasePoolerMode = (typeof DATABASE_POOLER_MODES)[number];
 
+/** A Redis server's address. */
+export interface RedisAddress {
+  host: string;
+  port: number;
+}
+
+/**
+ * Which Redis the deployment runs on. `REDIS_URL` always gives the scheme (`rediss://`: TLS), user, password and, for
+ * single and Sentinel, the database; its host and port are used only by `single`.
+ */
+export type RedisTopology =
+  | { mode: 'single' }
+  | { mode: 'sentinel'; sentinels: RedisAddress[]; masterName: string; sentinelPassword: string | undefined }
+  | { mode: 'cluster'; nodes: RedisAddress[] };
+
+export const REDIS_MODES = ['single', 'sentinel', 'cluster'] as const;
+
 export interface AppConfig {
   /** The primary: every write, and every read that a write, an authorization or a limit depends on. */
   databaseUrl: string;
@@ -63,6 +80,7 @@ export interface AppConfig {
   /** 'transaction': a transaction pooler sits in front, so no named prepared statements and no session state. */
   databasePooler: DatabasePoolerMode;
   redisUrl: string;
+  redis: RedisTopology;
   port: number;
   workerHealthPort: number;
   adminApiKey: string;
@@ -116,6 +134,11 @@ export const CONFIG_VARIABLES = [
   'DATABASE_POOLER',
   'DATABASE_MIGRATION_URL',
   'REDIS_URL',
+  'REDIS_MODE',
+  'REDIS_SENTINELS',
+  'REDIS_SENTINEL_MASTER',
+  'REDIS_SENTINEL_PASSWORD',
+  'REDIS_CLUSTER_NODES',
   'PORT',
   'WORKER_HEALTH_PORT',
   'ADMIN_API_KEY',

@@ -56,6 +56,51 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('reads each Redis topology', () => {
+    expect(loadConfig(minimal).redis).toEqual({ mode: 'single' });
+    expect(
+      loadConfig({
+        ...minimal,
+        REDIS_URL: 'rediss://:secret@ignored:6379/2',
+        REDIS_MODE: 'sentinel',
+        REDIS_SENTINELS: '10.0.0.1:26379, sentinel-b:26380,[::1]:26381',
+        REDIS_SENTINEL_MASTER: 'mymaster',
+        REDIS_SENTINEL_PASSWORD: 'sentinel-secret',
+      }).redis,
+    ).toEqual({
+      mode: 'sentinel',
+      sentinels: [
+        { host: '10.0.0.1', port: 26379 },
+        { host: 'sentinel-b', port: 26380 },
+        { host: '::1', port: 26381 },
+      ],
+      masterName: 'mymaster',
+      sentinelPassword: 'sentinel-secret',
+    });
+    expect(loadConfig({ ...minimal, REDIS_MODE: 'Cluster', REDIS_CLUSTER_NODES: 'redis-1:7000,redis-2:7000' }).redis).toEqual({
+      mode: 'cluster',
+      nodes: [
+        { host: 'redis-1', port: 7000 },
+        { host: 'redis-2', port: 7000 },
+      ],
+    });
+  });
+
+  it('refuses an incomplete or malformed Redis topology', () => {
+    expect(problemsOf({ ...minimal, REDIS_MODE: 'sentinel' })).toEqual([
+      'REDIS_SENTINELS is required (the sentinels as host:port,host:port)',
+      "REDIS_SENTINEL_MASTER is required (the master group's name the sentinels monitor)",
+    ]);
+    expect(problemsOf({ ...minimal, REDIS_MODE: 'cluster', REDIS_CLUSTER_NODES: 'redis-1,redis-2:70000' })).toEqual([
+      'REDIS_CLUSTER_NODES must be a comma-separated list of host:port, got "redis-1"',
+      'REDIS_CLUSTER_NODES must be a comma-separated list of host:port, got "redis-2:70000"',
+    ]);
+    expect(problemsOf({ ...minimal, REDIS_MODE: 'cluster', REDIS_CLUSTER_NODES: 'a:1', REDIS_URL: 'redis://a:1/3' })).toEqual([
+      'REDIS_URL must not name a database other than 0 with REDIS_MODE=cluster (a cluster has only database 0)',
+    ]);
+    expect(problemsOf({ ...minimal, REDIS_MODE: 'ring' })).toEqual(['REDIS_MODE must be one of single, sentinel, cluster, got "ring"']);
+  });
+
   it('reports every problem at once, readably', () => {
     expect(problemsOf({ PORT: 'eighty', SHARD_COUNT: '0', SANDBOX_ENABLED: 'maybe', LOG_LEVEL: 'loud' })).toEqual([
       'ADMIN_API_KEY is required (the operator key for /admin/*, at least 24 characters)',

@@ -1,4 +1,4 @@
-import { DATABASE_POOLER_MODES, INTERACTIVE_TEXT_FALLBACKS, type AppConfig } from './app-config';
+import { DATABASE_POOLER_MODES, INTERACTIVE_TEXT_FALLBACKS, REDIS_MODES, type AppConfig, type RedisAddress, type RedisTopology } from './app-config';
 import { secretWeakness } from './secret-strength';
 import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
 
@@ -140,6 +140,40 @@ export function loadConfig(env: Env = process.env): AppConfig {
   return Object.freeze(config);
 }
 
+/** `host:port,host:port`; at least one. */
+function readAddresses(read: EnvReader, name: string, hint: string): RedisAddress[] {
+  const value = read.required(name, hint);
+  if (!value) return [];
+  const addresses: RedisAddress[] = [];
+  for (const item of value.split(',').map((part) => part.trim())) {
+    const match = /^(\[[0-9a-fA-F:]+\]|[^:\s]+):(\d{1,5})$/.exec(item);
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535) {
+      read.problems.push(`${name} must be a comma-separated list of host:port, got "${item}"`);
+      continue;
+    }
+    addresses.push({ host: match[1].replace(/^\[|\]$/g, ''), port });
+  }
+  return addresses;
+}
+
+function readRedisTopology(read: EnvReader): RedisTopology {
+  const mode = read.oneOf('REDIS_MODE', REDIS_MODES, 'single');
+  // Every variable is read whatever the mode, so the list of variables read stays complete; only the mode's are required.
+  const sentinels = mode === 'sentinel' ? readAddresses(read, 'REDIS_SENTINELS', 'the sentinels as host:port,host:port') : [];
+  const masterName =
+    mode === 'sentinel'
+      ? read.required('REDIS_SENTINEL_MASTER', "the master group's name the sentinels monitor")
+      : read.optional('REDIS_SENTINEL_MASTER', '');
+  const sentinelPassword = read.optional('REDIS_SENTINEL_PASSWORD', '') || undefined;
+  const nodes = mode === 'cluster' ? readAddresses(read, 'REDIS_CLUSTER_NODES', 'seed nodes as host:port,host:port') : [];
+  if (mode !== 'sentinel') read.optional('REDIS_SENTINELS', '');
+  if (mode !== 'cluster') read.optional('REDIS_CLUSTER_NODES', '');
+  if (mode === 'sentinel') return { mode, sentinels, masterName, sentinelPassword };
+  if (mode === 'cluster') return { mode, nodes };
+  return { mode };
+}
+
 function readAll(read: EnvReader): AppConfig {
   const adminApiKey = read.required('ADMIN_API_KEY', 'the operator key for /admin/*, at least 24 characters');
   if (adminApiKey && adminApiKey.length < 24) read.problems.push('ADMIN_API_KEY must be at least 24 characters long');
@@ -157,6 +191,7 @@ function readAll(read: EnvReader): AppConfig {
     databasePoolSize: read.int('DATABASE_POOL_SIZE', 20, 1, 1_000),
     databasePooler: read.oneOf('DATABASE_POOLER', DATABASE_POOLER_MODES, 'none'),
     redisUrl: read.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis', 'rediss']),
+    redis: readRedisTopology(read),
     port: read.int('PORT', 3000, 0, 65535),
     workerHealthPort: read.int('WORKER_HEALTH_PORT', 3001, 0, 65535),
     adminApiKey,
@@ -209,6 +244,9 @@ function readAll(read: EnvReader): AppConfig {
     },
   };
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(config.queuePrefix)) read.problems.push('QUEUE_PREFIX must be 1-32 letters, digits, "-" or "_"');
+  if (config.redis.mode === 'cluster' && /^rediss?:\/\/[^/]*\/[1-9]/.test(config.redisUrl)) {
+    read.problems.push('REDIS_URL must not name a database other than 0 with REDIS_MODE=cluster (a cluster has only database 0)');
+  }
   if (config.port !== 0 && config.port === config.workerHealthPort) read.problems.push('PORT and WORKER_HEALTH_PORT must differ');
   return config;
 }

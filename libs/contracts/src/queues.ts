@@ -10,8 +10,15 @@ export interface SendJob {
   messageId: string;
 }
 
+/**
+ * Each queue's name is a Redis Cluster hash tag, so all of one queue's keys (`<QUEUE_PREFIX>:{send-3}:wait`, ...:active,
+ * its Lua scripts touch several) share a slot, and the send queues spread over the cluster, one slot per shard. On a
+ * single node the braces are just characters. Jobs under the names before the tags (`send-3`, `webhooks`) are not read
+ * after an upgrade; nothing is lost: a send job only rings a doorbell for messages PostgreSQL holds (the owner drains each
+ * instance when its session opens), and the webhook reconciler re-queues deliveries whose job went missing.
+ */
 export function sendQueueName(shard: number): string {
-  return `send-${shard}`;
+  return `{send-${shard}}`;
 }
 
 export const SEND_JOB_OPTIONS = {
@@ -23,7 +30,7 @@ export const SEND_JOB_OPTIONS = {
  * One webhook queue for all instances, consumed by every worker. A job is one attempt of one event's delivery;
  * the delivery's state lives in PostgreSQL (webhook_deliveries), so a lost job is found again by the reconciler.
  */
-export const WEBHOOK_QUEUE = 'webhooks';
+export const WEBHOOK_QUEUE = '{webhooks}';
 
 export interface WebhookJob {
   eventId: string;

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   AppError,
@@ -16,6 +15,7 @@ import {
   type OperationResult,
 } from '@app/contracts';
 import { RedisService } from './redis.service';
+import type { Subscription } from './subscription';
 
 const DEFAULT_DEADLINE_MS = 10_000;
 const NO_OWNER_RETRY_MS = 200;
@@ -31,7 +31,7 @@ interface Pending {
 @Injectable()
 export class CommandClient implements OnModuleDestroy {
   private readonly replyChannel: string;
-  private subscriber: Promise<Redis> | undefined;
+  private subscriber: Promise<Subscription> | undefined;
   private readonly pending = new Map<string, Pending>();
 
   constructor(
@@ -86,14 +86,14 @@ export class CommandClient implements OnModuleDestroy {
     const channel = commandChannel(this.config.queuePrefix, shardOf(request.instanceId, this.config.shardCount));
     const payload = JSON.stringify(request);
     while (Date.now() < request.deadline) {
-      const listeners = await this.redis.client.publish(channel, payload).catch(() => 0);
+      const listeners = await this.redis.publish(channel, payload).catch(() => 0);
       if (listeners > 0) return;
       await new Promise((resolve) => setTimeout(resolve, NO_OWNER_RETRY_MS));
     }
     throw new AppError('instance_unavailable');
   }
 
-  private listen(): Promise<Redis> {
+  private listen(): Promise<Subscription> {
     this.subscriber ??= (async () => {
       const subscriber = this.redis.subscriber('command-replies');
       subscriber.on('message', (_channel: string, message: string) => {

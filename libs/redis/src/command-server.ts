@@ -1,8 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, commandChannel, type CommandReply, type CommandRequest } from '@app/contracts';
 import { RedisService } from './redis.service';
+import type { Subscription } from './subscription';
 
 export type CommandHandler = (request: CommandRequest) => Promise<unknown>;
 
@@ -10,7 +10,7 @@ export type CommandHandler = (request: CommandRequest) => Promise<unknown>;
 @Injectable()
 export class CommandServer {
   private readonly logger = new Logger(CommandServer.name);
-  private subscriber: Redis | undefined;
+  private subscriber: Subscription | undefined;
   private handler: CommandHandler | undefined;
 
   constructor(
@@ -30,7 +30,7 @@ export class CommandServer {
     await this.subscriber?.unsubscribe(commandChannel(this.config.queuePrefix, shard));
   }
 
-  private connection(): Redis {
+  private connection(): Subscription {
     if (this.subscriber) return this.subscriber;
     this.subscriber = this.redis.subscriber('commands-in');
     this.subscriber.on('message', (_channel: string, message: string) => void this.handle(message));
@@ -51,7 +51,7 @@ export class CommandServer {
         reply = { requestId: request.requestId, ok: false, code: 'internal' };
       }
     }
-    await this.redis.client
+    await this.redis
       .publish(request.replyTo, JSON.stringify(reply))
       .catch((error: Error) => this.logger.warn(`reply lost: ${error.message}`));
   }

@@ -1,5 +1,7 @@
 export * from './redis.module';
 export * from './redis.service';
+export * from './connections';
+export * from './subscription';
 export * from './invalidation-bus';
 export * from './command-client';
 export * from './command-server';

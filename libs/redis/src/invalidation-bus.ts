@@ -1,6 +1,6 @@
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { RedisService } from './redis.service';
+import type { Subscription } from './subscription';
 
 type Listener = (message: string) => void;
 
@@ -11,7 +11,7 @@ type Listener = (message: string) => void;
 @Injectable()
 export class InvalidationBus implements OnModuleDestroy {
   private readonly logger = new Logger(InvalidationBus.name);
-  private subscriber: Redis | undefined;
+  private subscriber: Subscription | undefined;
   private readonly listeners = new Map<string, Set<Listener>>();
   private live = false;
   private readonly lostListeners = new Set<() => void>();
@@ -41,14 +41,13 @@ export class InvalidationBus implements OnModuleDestroy {
   }
 
   async publish(topic: string, message: string): Promise<void> {
-    await this.redis.client.publish(this.redis.key('invalidate', topic), message);
+    await this.redis.publish(this.redis.key('invalidate', topic), message);
   }
 
-  private ensureSubscriber(): Redis {
+  private ensureSubscriber(): Subscription {
     if (this.subscriber) return this.subscriber;
     const subscriber = this.redis.subscriber('invalidation');
     subscriber.on('message', (channel: string, message: string) => this.listeners.get(channel)?.forEach((listener) => listener(message)));
-    // ioredis resubscribes after a reconnect; 'ready' follows that resubscription.
     subscriber.on('ready', () => {
       this.live = true;
     });
@@ -56,8 +55,7 @@ export class InvalidationBus implements OnModuleDestroy {
       if (this.live) this.lostListeners.forEach((listener) => listener());
       this.live = false;
     };
-    subscriber.on('close', lost);
-    subscriber.on('end', lost);
+    subscriber.on('lost', lost);
     this.subscriber = subscriber;
     return subscriber;
   }

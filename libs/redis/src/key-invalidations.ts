@@ -47,11 +47,17 @@ export class KeyInvalidations {
     if (this.connection) return;
     // Commands fail instead of waiting for a reconnect: a TRACKING naming the old connection's id must never run on a
     // new connection. ioredis must not resubscribe by itself either: after a reconnect the set-up runs again in order.
-    const connection = this.redis.connect('key-invalidations', {
+    const connection = this.redis.connectNode('key-invalidations', {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       autoResubscribe: false,
     });
+    if (!connection) {
+      // A cluster: tracking is per node, and the keys under one prefix spread over every master. Nothing is cached then
+      // (never live): each read goes to Redis, and callers that wait for pushes fall back to polling.
+      this.logger.log(`key tracking for ${this.prefix}* not used on a Redis Cluster: values are read from Redis each time`);
+      return;
+    }
     connection.on('message', (channel: string, message: string) => {
       if (channel !== INVALIDATION_CHANNEL) return;
       this.invalidate(message === '' ? null : message.split(','));

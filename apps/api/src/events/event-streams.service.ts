@@ -1,10 +1,9 @@
 import type { ServerResponse } from 'node:http';
 import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, eventsChannel, parseEventAnnouncement, type InstanceScope } from '@app/contracts';
 import { CredentialRepository, EventLogRepository, EventStreamRepository } from '@app/database';
-import { InvalidationBus, RedisService } from '@app/redis';
+import { InvalidationBus, RedisService, type Subscription } from '@app/redis';
 import { KeyResolver } from '../auth/key-resolver';
 import { TenantLimits } from '../limits/tenant-limits';
 import { EventStreamCursor, KEEP_ALIVE_FRAME, gapFrame } from './event-stream-cursor';
@@ -42,7 +41,7 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(EventStreamsService.name);
   private readonly byInstance = new Map<string, Set<OpenStream>>();
   private readonly byKey = new Map<string, Set<OpenStream>>();
-  private subscriber: Redis | undefined;
+  private subscriber: Subscription | undefined;
   private closing = false;
 
   constructor(
@@ -228,15 +227,16 @@ export class EventStreamsService implements OnModuleInit, OnModuleDestroy {
       if (!announced) return;
       this.byInstance.get(announced.instanceId)?.forEach((stream) => void stream.cursor.wake(announced.seq));
     });
-    // 'ready' comes with the first connection and after every reconnect; whatever was announced while not subscribed is
-    // lost. Once Redis confirms the subscription (ioredis's own resubscription went first, so this SUBSCRIBE is only a
-    // barrier) every stream checks the log: anything committed later is announced to us.
-    subscriber.on('ready', () => {
+    // 'ready' comes after every reconnect (and, on a single node, with the first connection); whatever was announced
+    // while not subscribed is lost. Once Redis confirms the subscription (the connection's own resubscription went
+    // first, so this one is only a barrier) every stream checks the log: anything committed later is announced to us.
+    const subscribeThenCheck = () =>
       subscriber
         .subscribe(channel)
         .then(() => this.byInstance.forEach((streams) => streams.forEach((stream) => void this.poll(stream))))
         .catch((error: Error) => this.logger.warn(`subscribe ${channel}: ${error.message}`));
-    });
+    subscriber.on('ready', () => void subscribeThenCheck());
+    void subscribeThenCheck();
     this.subscriber = subscriber;
   }
 }

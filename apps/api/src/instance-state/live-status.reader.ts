@@ -67,7 +67,7 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
   /** The live copies of several instances at once (missing ones: null). */
   async readMany(instanceIds: string[]): Promise<(LiveStatus | null)[]> {
     if (instanceIds.length === 0) return [];
-    const values = await this.redis.client.mget(instanceIds.map((id) => liveStatusKey(this.config.queuePrefix, id)));
+    const values = await this.redis.mget(instanceIds.map((id) => liveStatusKey(this.config.queuePrefix, id)));
     return values.map((value) => (value ? (JSON.parse(value) as LiveStatus) : null));
   }
 

@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { JOB_NAMES, SEND_JOB_OPTIONS, sendQueueName, shardOf, type SendJob } from '@app/contracts';
-import { RedisService } from '@app/redis';
+import { RedisService, type RedisConnection } from '@app/redis';
 
 interface Doorbell {
   job: SendJob;
@@ -15,7 +14,7 @@ interface Doorbell {
 export class SendQueues implements OnModuleDestroy {
   private readonly logger = new Logger(SendQueues.name);
   private readonly queues = new Map<number, Queue<SendJob>>();
-  private connection: Redis | undefined;
+  private connection: RedisConnection | undefined;
   private readonly pending = new Map<number, Doorbell[]>();
   private flushScheduled = false;
 

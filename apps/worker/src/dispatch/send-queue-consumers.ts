@@ -1,9 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Worker } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { sendQueueName, type SendJob } from '@app/contracts';
-import { RedisService } from '@app/redis';
+import { RedisService, type RedisConnection } from '@app/redis';
 import { SendDispatcher } from './send-dispatcher';
 
 /** One BullMQ consumer per owned shard: a send job only rings the instance's doorbell. */
@@ -11,7 +10,7 @@ import { SendDispatcher } from './send-dispatcher';
 export class SendQueueConsumers {
   private readonly logger = new Logger(SendQueueConsumers.name);
   private readonly workers = new Map<number, Worker<SendJob>>();
-  private connection: Redis | undefined;
+  private connection: RedisConnection | undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,

@@ -56,8 +56,10 @@ export class EventFanout {
     if (!batch) return;
     try {
       const channel = eventsChannel(this.config.queuePrefix);
+      // One channel, so one slot on a cluster: the pipeline's commands all go to one node there too.
       const pipeline = this.redis.client.pipeline();
-      for (const announcement of batch.announcements) pipeline.publish(channel, announcement);
+      const publish = this.redis.isCluster ? 'spublish' : 'publish';
+      for (const announcement of batch.announcements) pipeline[publish](channel, announcement);
       await Promise.all([
         this.deliver(batch.deliveries),
         // Streams also poll the log, so a lost announcement only delays them.

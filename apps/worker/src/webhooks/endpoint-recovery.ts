@@ -62,14 +62,9 @@ export class EndpointRecovery {
 
   private async takeFlags(batch: Map<string, { resolve: (taken: boolean) => void }>): Promise<void> {
     if (this.deliveredNow === batch) this.deliveredNow = undefined;
-    const pipeline = this.redis.client.pipeline();
-    for (const instanceId of batch.keys()) pipeline.del(this.flag(instanceId));
     // A failed DEL counts as no flag: the backoff then runs its course.
-    const results = await pipeline.exec().catch(() => null);
-    [...batch.values()].forEach((entry, index) => {
-      const [error, removed] = results?.[index] ?? [null, 0];
-      entry.resolve(!error && removed === 1);
-    });
+    const removed = await this.redis.deleteEach([...batch.keys()].map((instanceId) => this.flag(instanceId)));
+    [...batch.values()].forEach((entry, index) => entry.resolve(removed[index] === true));
   }
 
   private async release(instanceId: string): Promise<void> {
