@@ -500,6 +500,35 @@ describe('pull mode: GET /events and GET /events/stream', () => {
       }
     });
 
+    it('reads once per stream when its subscription comes back, so an announcement lost meanwhile costs nothing', async () => {
+      // Polling every minute: anything arriving within seconds came from the re-subscription's catch-up read.
+      const fast = await quiet({});
+      try {
+        const instance = await createInstance(http, customer.apiKey);
+        const client = await stream(fast, instance);
+        const streams = fast.app.get(EventStreamsService);
+        // Subscribed: an announced event arrives.
+        const first = await appendQuietly(fast, instance, 'announced');
+        await eventually(
+          async () => {
+            await redis.publish(eventsChannel(testEnv().QUEUE_PREFIX), eventAnnouncement(instance.id, first));
+            return client.messages.length;
+          },
+          (count) => count === 1,
+        );
+        // Committed while the announcement cannot reach this API: it is never announced to it.
+        const seq = await appendQuietly(fast, instance, 'missed');
+        (streams as unknown as { subscriber: Redis }).subscriber.disconnect(true);
+        await client.waitFor((c) => c.messages.length === 2, 5_000);
+        expect(client.messages.map((m) => [m.id, m.event.eventData.marker])).toEqual([
+          [first, 'announced'],
+          [seq, 'missed'],
+        ]);
+      } finally {
+        await fast.close();
+      }
+    });
+
     it('ends open streams when the API shuts down', async () => {
       const doomed = await quiet({});
       const instance = await createInstance(http, customer.apiKey);

@@ -447,7 +447,6 @@ export async function startPgBouncer({ serverUrl, dir, log = () => {} }) {
       '',
     ].join('\n'),
   );
-  if (isRoot) for (const file of ['userlist.txt', 'pgbouncer.ini']) runPg('test', ['-r', join(dir, file)]);
   const [file, argv] = asPostgres(binary, [join(dir, 'pgbouncer.ini')]);
   log(`starting PgBouncer (transaction pooling) on port ${port} in front of ${server.hostname}:${server.port || 5432}`);
   const child = spawn(file, argv, { stdio: 'ignore', detached: true });

@@ -16,19 +16,15 @@ import { PrismaService } from './prisma.service';
 @Injectable()
 export class ReadReplica implements OnModuleDestroy {
   readonly client: PrismaClient;
-  /** Whether reads really go to another server (false: they share the primary's pool). */
-  readonly separate: boolean;
   private readonly pool: Pool | undefined;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig, primary: PrismaService) {
     if (!config.databaseReadUrl) {
       this.client = primary;
-      this.separate = false;
       return;
     }
     this.pool = createConnectionPool({ url: config.databaseReadUrl, size: config.databasePoolSize, pooler: config.databasePooler });
     this.client = new PrismaClient({ adapter: new PrismaPg(this.pool) });
-    this.separate = true;
   }
 
   async onModuleDestroy(): Promise<void> {
