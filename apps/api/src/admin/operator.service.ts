@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, shardLeaseKey, shardMembersKey } from '@app/contracts';
+import { AppError, shardLeaseKey, shardMembersKey, workerResumeKey, type WorkerResumeProgress } from '@app/contracts';
 import { CustomerRepository, DashboardUserRepository } from '@app/database';
 import { RedisService } from '@app/redis';
 import { KeyResolver } from '../auth/key-resolver';
@@ -69,14 +69,38 @@ export class OperatorService {
       worker.shards.push(shard);
     });
     const byStatus = counts.instancesByStatus;
+    const resume = await this.resumeProgress([...workers.keys()]);
     return {
       workers: [...workers]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([id, worker]) => ({ id, shards: worker.shards, aliveUntil: new Date(worker.aliveUntil).toISOString() })),
+        .map(([id, worker]) => ({
+          id,
+          shards: worker.shards,
+          aliveUntil: new Date(worker.aliveUntil).toISOString(),
+          ...(resume.has(id) ? { resume: resume.get(id) } : {}),
+        })),
       shards: { total: shardCount, owned, unowned: shardCount - owned },
       instances: { total: Object.values(byStatus).reduce((sum, n) => sum + n, 0), byStatus },
       customers: { total: counts.customers, disabled: counts.disabledCustomers },
     };
+  }
+
+  /**
+   * Each worker's resume progress as it last published it (see `ResumeProgressPublisher`); a worker that has not yet
+   * published one (or whose key expired) has none. One GET per worker in a pipeline: the keys need not share a node.
+   */
+  private async resumeProgress(workerIds: string[]): Promise<Map<string, WorkerResumeProgress>> {
+    const progress = new Map<string, WorkerResumeProgress>();
+    if (workerIds.length === 0) return progress;
+    const pipeline = this.redis.client.pipeline();
+    for (const id of workerIds) pipeline.get(workerResumeKey(this.config.queuePrefix, id));
+    const answers = (await pipeline.exec()) ?? [];
+    answers.forEach(([error, value], index) => {
+      if (error || typeof value !== 'string') return;
+      const { pending, resumed, total } = JSON.parse(value) as WorkerResumeProgress;
+      progress.set(workerIds[index], { pending, resumed, total });
+    });
+    return progress;
   }
 
   private async requireCustomer(customerId: string): Promise<void> {
