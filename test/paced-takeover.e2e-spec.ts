@@ -193,42 +193,66 @@ describe('planned moves of sessions between workers', () => {
     const before = new Date();
 
     const second = await startWorker({ RESUME_RATE_PER_SECOND: String(RATE) });
-    const midway = await eventually(
-      () => statusOf(second),
-      (status) => status !== undefined && status.resume.total === COUNT && status.resume.pending > 0 && status.resume.resumed > 0,
-      10_000,
-    );
-    expect(midway?.resume.pending).toBe(COUNT - (midway?.resume.resumed ?? 0));
-    const overview = await http.get('/admin/overview', { 'X-Admin-Key': testEnv().ADMIN_API_KEY });
-    expect(overview.status).toBe(200);
-    const workerRow = (overview.body as { workers: { shards: number[]; resume?: { pending: number; total: number } }[] }).workers.find(
-      (worker) => worker.shards.length === 1,
-    );
-    expect(workerRow?.resume).toEqual({ pending: expect.any(Number), resumed: expect.any(Number), total: COUNT });
-
+    // What the worker and the operator overview show while it resumes, sampled until every session is open.
+    const samples: { worker?: WorkerStatus['resume']; overview?: unknown }[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      while (sampling) {
+        const [status, overview] = await Promise.all([
+          statusOf(second),
+          http.get('/admin/overview', { 'X-Admin-Key': testEnv().ADMIN_API_KEY }),
+        ]);
+        const workers = (overview.body as { workers?: { shards: number[]; resume?: unknown }[] }).workers ?? [];
+        samples.push({ worker: status?.resume, overview: workers.find((worker) => worker.shards.length === 1)?.resume });
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
     await eventually(
       () => connectedSince(customer.id, before),
       (rows) => rows.length === COUNT,
       20_000,
     );
+    sampling = false;
+    await sampler;
     const opened = await connectedSince(customer.id, before);
-    // Opened in the order they last connected, oldest first.
+    // Opened in the order they last connected, oldest first. Seen from the link's side: an open finishes after a round
+    // trip to the (simulated) network, so two opens that fell a few ms apart at the ends of adjacent slots may finish in
+    // either order; none lands more than two places from its turn.
     const byAge = [...instances.keys()].sort((a, b) => minutes[a] - minutes[b]).map((i) => instances[i].id);
-    expect(opened.map((row) => row.id)).toEqual(byAge);
-    // 30 opens at 10 a second, each at a random point of its own 100 ms slot: 2.8 s to 3 s from first to last (plus
-    // the time each status write takes), and no second holds more than 11.
+    const turns = opened.map((row) => byAge.indexOf(row.id));
+    expect(turns.filter((turn, place) => Math.abs(turn - place) > 2)).toEqual([]);
+    expect([...turns].sort((a, b) => a - b)).toEqual([...byAge.keys()]);
+    // 30 opens at 10 a second, each at a random point of its own 100 ms slot: at least 2.8 s from first to last, and no
+    // second holds more than 11 (one more for timer rounding). A busy machine only makes it slower (a late timer takes a
+    // slot of its own), so the upper bound is loose: without the pacer all 30 open within a few hundred ms.
     const times = opened.map((row) => row.at);
     const span = times[times.length - 1] - times[0];
-    console.log(`paced takeover: ${COUNT} sessions opened over ${span} ms at ${RATE}/s`);
-    expect(span).toBeGreaterThanOrEqual(((COUNT - 2) * 1000) / RATE - 100);
-    expect(span).toBeLessThanOrEqual((COUNT * 1000) / RATE + 1_000);
     const busiest = Math.max(...times.map((from) => times.filter((at) => at >= from && at < from + 1000).length));
+    console.log(`paced takeover: ${COUNT} sessions opened over ${span} ms at ${RATE}/s, at most ${busiest} in a second`);
     expect(busiest).toBeLessThanOrEqual(RATE + 2);
+    expect(span).toBeGreaterThanOrEqual(((COUNT - 2) * 1000) / RATE - 100);
+    expect(span).toBeLessThanOrEqual((2 * COUNT * 1000) / RATE);
+
+    // Midway, both showed "resuming n of 30" (the overview a second behind at most), and the counts add up.
+    const midway = (progress: unknown) => {
+      const { pending, resumed, total } = (progress ?? {}) as { pending?: number; resumed?: number; total?: number };
+      return total === COUNT && pending !== undefined && resumed !== undefined && pending > 0 && resumed > 0 && pending + resumed === COUNT;
+    };
+    expect(samples.filter((sample) => midway(sample.worker)).length).toBeGreaterThan(3);
+    expect(samples.filter((sample) => midway(sample.overview)).length).toBeGreaterThan(0);
+    await eventually(
+      async () =>
+        (await http.get('/admin/overview', { 'X-Admin-Key': testEnv().ADMIN_API_KEY })).body as { workers: { resume?: unknown }[] },
+      (overview) =>
+        overview.workers.some((worker) => JSON.stringify(worker.resume) === JSON.stringify({ pending: 0, resumed: COUNT, total: COUNT })),
+      5_000,
+    );
     expect((await statusOf(second))?.resume).toEqual({ pending: 0, resumed: COUNT, total: COUNT });
 
     const metrics = await (await fetch(`${second.url}/metrics`)).text();
     expect(metrics).toContain(`worker_sessions_resumed_total ${COUNT}`);
     expect(metrics).toContain('worker_sessions_resume_pending 0');
+    expect(metrics).toContain(`worker_sessions_resume_wave_total ${COUNT}`);
   }, 120_000);
 
   /** The instances of a customer whose link opened after `since`, in the order it opened, with when (ms). */
