@@ -217,6 +217,24 @@ describe('InstanceSessions with the real network', () => {
     await expect(h.sessions.liveSession('ins_c')).resolves.toBeUndefined();
   });
 
+  it('acts on an instance as it is at its turn: one logged out or deleted while waiting is not opened', async () => {
+    const instances = [
+      real('ins_a', 'connected', '447700900123:4@s.whatsapp.net'),
+      real('ins_b', 'connected', '447700900124:4@s.whatsapp.net'),
+      real('ins_c', 'connected', '447700900125:4@s.whatsapp.net'),
+    ];
+    const h = harness(instances, 1);
+    await h.sessions.openShard(3);
+    jest.advanceTimersByTime(0);
+    await flush();
+    instances[1] = { ...instances[1], status: 'unpaired', deviceId: null };
+    instances.splice(2, 1);
+    jest.advanceTimersByTime(5_000);
+    await flush();
+    expect(h.created.map(({ instanceId }) => instanceId)).toEqual(['ins_a']);
+    expect(h.sessions.count()).toBe(1);
+  });
+
   it('backs a paired instance off with growing, jittered delays, visible in its status, the logs and the reconnect list', async () => {
     jest.spyOn(Math, 'random').mockReturnValue(0.5);
     const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);

@@ -239,8 +239,11 @@ export class InstanceSessions {
   }
 
   /** The pacer's turn for an instance of an acquired shard (unless a command opened it meanwhile). */
-  private async resume(instance: OwnedInstance): Promise<void> {
-    if (this.sessions.has(instance.id) || !this.lease.holds(instance.shard)) return;
+  private async resume(queued: OwnedInstance): Promise<void> {
+    if (this.sessions.has(queued.id) || !this.lease.holds(queued.shard)) return;
+    // The wait may have been long: act on the instance as it is now (it may have been deleted or logged out meanwhile).
+    const instance = await this.instances.find(queued.id);
+    if (!instance || !isPaired(instance.status) || this.sessions.has(instance.id)) return;
     await this.start(instance, true).catch((error: Error) => this.logger.warn(`${instance.id}: ${error.message}`));
   }
 
