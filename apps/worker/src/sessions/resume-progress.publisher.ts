@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { workerResumeKey, type WorkerResumeProgress } from '@app/contracts';
 import { RedisService } from '@app/redis';
@@ -16,7 +16,7 @@ const KEY_TTL_MS = 15_000;
  * overview shows each worker's "resuming 420 of 2,000" without asking the worker.
  */
 @Injectable()
-export class ResumeProgressPublisher implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ResumeProgressPublisher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(ResumeProgressPublisher.name);
   private timer: NodeJS.Timeout | undefined;
   private published = '';
@@ -35,13 +35,14 @@ export class ResumeProgressPublisher implements OnApplicationBootstrap, OnApplic
     this.timer.unref();
   }
 
-  onApplicationShutdown(): void {
+  /** Stops before the Redis connections close (no warning for a write that could not happen any more). */
+  onModuleDestroy(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
   }
 
   private async publish(): Promise<void> {
-    if (this.writing) return;
+    if (this.writing || !this.timer) return;
     const progress: WorkerResumeProgress = this.pacer.progress();
     const value = JSON.stringify(progress);
     if (value === this.published && Date.now() - this.publishedAt < REFRESH_EVERY_MS) return;
