@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       sandboxEnabled: true,
       queuePrefix: 'mgw',
       shardCount: 16,
+      resumeRatePerSecond: 50,
       rateLimit: { requests: 100, windowSeconds: 1 },
       authFailureLimit: { limit: 30, windowSeconds: 60, blockSeconds: 900 },
       webhookAllowPrivateNetworks: false,
@@ -125,6 +126,16 @@ describe('loadConfig', () => {
     const config = loadConfig({ ...minimal, WEBHOOK_ALLOWED_HOSTS: ' Hooks.Internal , 10.0.0.5 ,', WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'yes' });
     expect(config.webhookAllowedHosts).toEqual(['hooks.internal', '10.0.0.5']);
     expect(config.webhookAllowPrivateNetworks).toBe(true);
+  });
+
+  it('reads the resume rate as sessions a second from 1 to 10000', () => {
+    expect(loadConfig({ ...minimal, RESUME_RATE_PER_SECOND: '200' }).resumeRatePerSecond).toBe(200);
+    expect(problemsOf({ ...minimal, RESUME_RATE_PER_SECOND: '0' })).toEqual([
+      'RESUME_RATE_PER_SECOND must be an integer from 1 to 10000, got "0"',
+    ]);
+    expect(problemsOf({ ...minimal, RESUME_RATE_PER_SECOND: '2.5' })).toEqual([
+      'RESUME_RATE_PER_SECOND must be an integer from 1 to 10000, got "2.5"',
+    ]);
   });
 
   it('lists in CONFIG_VARIABLES exactly the variables it reads', () => {
