@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { InstanceSessions, type PendingReconnect } from './sessions/instance-sessions';
+import type { ResumeProgress } from './sessions/resume-pacer';
 import { ShardCoordinator } from './shards/shard-coordinator';
 
 /** What this worker owns right now, for operators and the failover tests. */
@@ -11,11 +12,12 @@ export class WorkerStatusController {
   ) {}
 
   @Get()
-  status(): { workerId: string; shards: number[]; sessions: number; reconnecting: PendingReconnect[] } {
+  status(): { workerId: string; shards: number[]; sessions: number; resume: ResumeProgress; reconnecting: PendingReconnect[] } {
     return {
       workerId: this.coordinator.workerId,
       shards: this.coordinator.owned(),
       sessions: this.sessions.count(),
+      resume: this.sessions.resumeProgress(),
       reconnecting: this.sessions.reconnecting(),
     };
   }

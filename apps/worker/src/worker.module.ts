@@ -15,6 +15,8 @@ import { DriverRegistry } from './sessions/driver-registry';
 import { EventRecorder } from './sessions/event-recorder';
 import { InstanceSessions } from './sessions/instance-sessions';
 import { NetworkOperator } from './sessions/network-operator';
+import { resumePacerProvider } from './sessions/resume-pacer.provider';
+import { ResumeProgressPublisher } from './sessions/resume-progress.publisher';
 import { StatusStore } from './sessions/status-store';
 import { GroupMetadataProjection } from './groups/group-metadata.projection';
 import { GroupOperationEffects } from './groups/group-operation-effects';
@@ -59,7 +61,9 @@ export class WorkerModule {
         GroupMetadataProjection,
         GroupOperationEffects,
         ContactChatEffects,
+        resumePacerProvider,
         InstanceSessions,
+        ResumeProgressPublisher,
         NetworkOperator,
         CommandRouter,
         MediaResolver,

@@ -91,6 +91,8 @@ export interface AppConfig {
   shardCount: number;
   /** How long a worker's claim on a shard lasts without renewal; failover takes about this long. */
   shardLeaseMs: number;
+  /** Sessions a worker opens a second (jittered) after it acquires shards: a takeover is not a thundering herd. */
+  resumeRatePerSecond: number;
   /** After SIGTERM/SIGINT the process has exited within this many ms, whatever Redis, PostgreSQL or the network do. */
   shutdownTimeoutMs: number;
   rateLimit: RateLimitConfig;
@@ -147,6 +149,7 @@ export const CONFIG_VARIABLES = [
   'QUEUE_PREFIX',
   'SHARD_COUNT',
   'SHARD_LEASE_MS',
+  'RESUME_RATE_PER_SECOND',
   'SHUTDOWN_TIMEOUT_MS',
   'RATE_LIMIT_REQUESTS',
   'RATE_LIMIT_WINDOW_SECONDS',

@@ -30,6 +30,7 @@ describe('loadConfig', () => {
       sandboxEnabled: true,
       queuePrefix: 'mgw',
       shardCount: 16,
+      resumeRatePerSecond: 50,
       rateLimit: { requests: 100, windowSeconds: 1 },
       authFailureLimit: { limit: 30, windowSeconds: 60, blockSeconds: 900 },
       webhookAllowPrivateNetworks: false,
@@ -202,6 +203,16 @@ describe('loadConfig', () => {
       'DATABASE_READ_URL must be a postgres or postgresql URL',
       'DATABASE_POOL_SIZE must be an integer from 1 to 1000, got "0"',
       'DATABASE_POOLER must be one of none, transaction, got "session"',
+    ]);
+  });
+
+  it('reads the resume rate as sessions a second from 1 to 10000', () => {
+    expect(loadConfig({ ...minimal, RESUME_RATE_PER_SECOND: '200' }).resumeRatePerSecond).toBe(200);
+    expect(problemsOf({ ...minimal, RESUME_RATE_PER_SECOND: '0' })).toEqual([
+      'RESUME_RATE_PER_SECOND must be an integer from 1 to 10000, got "0"',
+    ]);
+    expect(problemsOf({ ...minimal, RESUME_RATE_PER_SECOND: '2.5' })).toEqual([
+      'RESUME_RATE_PER_SECOND must be an integer from 1 to 10000, got "2.5"',
     ]);
   });
 

@@ -200,6 +200,7 @@ function readAll(read: EnvReader): AppConfig {
     queuePrefix: read.optional('QUEUE_PREFIX', 'mgw'),
     shardCount: read.int('SHARD_COUNT', 16, 1, 1024),
     shardLeaseMs: read.int('SHARD_LEASE_MS', 15_000, 1_000, 300_000),
+    resumeRatePerSecond: read.int('RESUME_RATE_PER_SECOND', 50, 1, 10_000),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 1_000, 600_000),
     rateLimit: {
       requests: read.int('RATE_LIMIT_REQUESTS', 100, 1, 1_000_000),

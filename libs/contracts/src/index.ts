@@ -13,3 +13,4 @@ export * from './operations';
 export * from './store-facts';
 export * from './message-limits';
 export * from './shards';
+export * from './worker-progress';

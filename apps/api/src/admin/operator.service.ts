@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError } from '@app/contracts';
+import { AppError, workerResumeKey, type WorkerResumeProgress } from '@app/contracts';
 import { CustomerRepository, DashboardUserRepository, ShardLeaseRepository } from '@app/database';
+import { RedisService } from '@app/redis';
 import { KeyResolver } from '../auth/key-resolver';
 import type { OneTimeLinkDto, TeamMemberDto } from '../dashboard/dto/dashboard.dto';
 import { LinkIssuer } from '../dashboard/link-issuer';
@@ -20,6 +21,7 @@ export class OperatorService {
     private readonly links: LinkIssuer,
     private readonly keys: KeyResolver,
     private readonly leases: ShardLeaseRepository,
+    private readonly redis: RedisService,
   ) {}
 
   async listUsers(customerId: string): Promise<TeamMemberDto[]> {
@@ -56,14 +58,36 @@ export class OperatorService {
       worker.shards.push(lease.shard);
     }
     const byStatus = counts.instancesByStatus;
+    const resume = await this.resumeProgress([...workers.keys()]);
     return {
       workers: [...workers]
         .sort(([a], [b]) => a.localeCompare(b))
-        .map(([id, worker]) => ({ id, shards: worker.shards, aliveUntil: new Date(worker.aliveUntil).toISOString() })),
+        .map(([id, worker]) => ({
+          id,
+          shards: worker.shards,
+          aliveUntil: new Date(worker.aliveUntil).toISOString(),
+          ...(resume.has(id) ? { resume: resume.get(id) } : {}),
+        })),
       shards: { total: shardCount, owned, unowned: shardCount - owned },
       instances: { total: Object.values(byStatus).reduce((sum, n) => sum + n, 0), byStatus },
       customers: { total: counts.customers, disabled: counts.disabledCustomers },
     };
+  }
+
+  /**
+   * Each worker's resume progress as it last published it (see `ResumeProgressPublisher`); a worker that has not yet
+   * published one (or whose key expired) has none. The keys need not share a node: `mget` reads them per key on a cluster.
+   */
+  private async resumeProgress(workerIds: string[]): Promise<Map<string, WorkerResumeProgress>> {
+    const progress = new Map<string, WorkerResumeProgress>();
+    if (workerIds.length === 0) return progress;
+    const values = await this.redis.mget(workerIds.map((id) => workerResumeKey(this.config.queuePrefix, id)));
+    values.forEach((value, index) => {
+      if (typeof value !== 'string') return;
+      const { pending, resumed, total } = JSON.parse(value) as WorkerResumeProgress;
+      progress.set(workerIds[index], { pending, resumed, total });
+    });
+    return progress;
   }
 
   private async requireCustomer(customerId: string): Promise<void> {

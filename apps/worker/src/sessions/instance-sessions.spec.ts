@@ -7,6 +7,7 @@ import type { StoreProjector } from '../store/store-projector';
 import { DriverRegistry } from './driver-registry';
 import type { EventRecorder } from './event-recorder';
 import { InstanceSessions, reconnectDelay } from './instance-sessions';
+import { ResumePacer } from './resume-pacer';
 import type { StatusStore } from './status-store';
 
 describe('reconnectDelay', () => {
@@ -40,10 +41,10 @@ describe('DriverRegistry', () => {
 
 /** A driver whose sessions the test drives through the hooks they were given. */
 function fakeDriver() {
-  const created: { hooks: SessionHooks; session: jest.Mocked<NetworkSession> }[] = [];
+  const created: { instanceId: string; hooks: SessionHooks; session: jest.Mocked<NetworkSession> }[] = [];
   const driver: NetworkDriver = {
     kind: 'baileys',
-    createSession: (_identity, hooks) => {
+    createSession: (identity, hooks) => {
       const session = {
         connect: jest.fn(() => Promise.resolve()),
         close: jest.fn(() => Promise.resolve()),
@@ -54,14 +55,14 @@ function fakeDriver() {
         perform: jest.fn(),
         flushHistory: jest.fn(),
       } as unknown as jest.Mocked<NetworkSession>;
-      created.push({ hooks, session });
+      created.push({ instanceId: identity.instanceId, hooks, session });
       return session;
     },
   };
   return { driver, created };
 }
 
-function harness(instances: OwnedInstance[]) {
+function harness(instances: OwnedInstance[], ratePerSecond = 1000) {
   const { driver, created } = fakeDriver();
   const statuses: [string, InstanceStatus, string | null][] = [];
   const events: [string, string, unknown][] = [];
@@ -92,8 +93,15 @@ function harness(instances: OwnedInstance[]) {
     recorder as unknown as EventRecorder,
     store as unknown as StoreProjector,
     lease,
+    new ResumePacer({ ratePerSecond, random: () => 0 }),
   );
-  return { sessions, lease, created, statuses, events };
+  /** Acquires the shard and lets the pacer open what it queued (a millisecond apart at this rate). */
+  const openShard = async (shard: number) => {
+    await sessions.openShard(shard);
+    jest.advanceTimersByTime(instances.length);
+    await flush();
+  };
+  return { sessions, lease, created, statuses, events, openShard };
 }
 
 const real = (id: string, status: InstanceStatus, deviceId: string | null = null): OwnedInstance => ({
@@ -103,6 +111,7 @@ const real = (id: string, status: InstanceStatus, deviceId: string | null = null
   sandbox: false,
   status,
   deviceId,
+  statusChangedAt: null,
 });
 
 async function flush(): Promise<void> {
@@ -124,21 +133,112 @@ describe('InstanceSessions with the real network', () => {
   });
 
   it('opens the paired real instances of an acquired shard; a pairing in progress goes back to unpaired', async () => {
-    const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net'), real('ins_b', 'pairing'), real('ins_c', 'unpaired')]);
-    await h.sessions.openShard(3);
-    await flush();
-    expect(h.created).toHaveLength(1);
-    expect(h.created[0].session.connect).toHaveBeenCalledTimes(1);
+    const h = harness([
+      real('ins_a', 'connected', '447700900123:4@s.whatsapp.net'),
+      real('ins_b', 'pairing'),
+      real('ins_c', 'unpaired'),
+      real('ins_d', 'disconnected', '447700900124:2@s.whatsapp.net'),
+    ]);
+    await h.openShard(3);
+    expect(h.created).toHaveLength(2);
+    expect(h.created.map(({ session }) => session.connect.mock.calls.length)).toEqual([1, 1]);
+    // A connected instance handed over keeps showing connected while its new session opens (sends are accepted and
+    // wait for it); one whose link was already down says it is connecting, as any reconnect does.
     expect(h.statuses).toEqual([
       ['ins_b', 'unpaired', null],
-      ['ins_a', 'connecting', '447700900123:4@s.whatsapp.net'],
+      ['ins_d', 'connecting', '447700900124:2@s.whatsapp.net'],
     ]);
+    h.created[0].hooks.opened({ deviceId: '447700900123:4@s.whatsapp.net', isNewLogin: false });
+    await flush();
+    expect(h.statuses.at(-1)).toEqual(['ins_a', 'connected', '447700900123:4@s.whatsapp.net']);
+  });
+
+  it('reports a handed-over instance whose new session cannot connect as disconnected, and says connecting on each retry', async () => {
+    jest.spyOn(Math, 'random').mockReturnValue(0.5);
+    const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
+    await h.openShard(3);
+    expect(h.statuses).toEqual([]);
+    h.created[0].hooks.closed('network', 'the phone is offline');
+    jest.advanceTimersByTime(500);
+    await flush();
+    expect(h.statuses.map(([, status]) => status)).toEqual(['disconnected', 'connecting']);
+  });
+
+  it("opens the instances of acquired shards at the pacer's rate and never opens those of a shard lost meanwhile", async () => {
+    const instances = [
+      { ...real('ins_a', 'connected', '447700900123:4@s.whatsapp.net'), statusChangedAt: new Date('2026-01-01T10:00:00Z') },
+      { ...real('ins_b', 'connected', '447700900124:4@s.whatsapp.net'), statusChangedAt: new Date('2026-01-01T09:00:00Z') },
+      { ...real('ins_c', 'connected', '447700900125:4@s.whatsapp.net'), shard: 4, statusChangedAt: new Date('2026-01-01T11:00:00Z') },
+    ];
+    const h = harness(instances, 2);
+    await h.sessions.openShard(3);
+    await h.sessions.openShard(4);
+    expect(h.sessions.resumeProgress()).toEqual({ pending: 3, resumed: 0, total: 3 });
+    jest.advanceTimersByTime(0);
+    await flush();
+    expect(h.created.map(({ instanceId }) => instanceId)).toEqual(['ins_b']);
+    expect(h.sessions.resumeProgress()).toEqual({ pending: 2, resumed: 1, total: 3 });
+    jest.advanceTimersByTime(499);
+    await flush();
+    expect(h.sessions.count()).toBe(1);
+    jest.advanceTimersByTime(1);
+    await flush();
+    expect(h.sessions.count()).toBe(2);
+    await h.sessions.closeShard(4);
+    expect(h.sessions.resumeProgress()).toEqual({ pending: 0, resumed: 2, total: 2 });
+    jest.advanceTimersByTime(10_000);
+    await flush();
+    // Oldest-connected first (b, then a); c's shard was lost before its turn.
+    expect(h.created.map(({ instanceId }) => instanceId)).toEqual(['ins_b', 'ins_a']);
+    expect(h.sessions.count()).toBe(2);
+  });
+
+  it('opens an instance still waiting for its turn at once when a network operation needs it, and waits for its link', async () => {
+    const h = harness(
+      [real('ins_a', 'connected', '447700900123:4@s.whatsapp.net'), real('ins_b', 'connected', '447700900124:4@s.whatsapp.net')],
+      1,
+    );
+    await h.sessions.openShard(3);
+    jest.advanceTimersByTime(0);
+    await flush();
+    expect(h.created.map(({ instanceId }) => instanceId)).toEqual(['ins_a']);
+    const live = h.sessions.liveSession('ins_b');
+    await flush();
+    expect(h.created.map(({ instanceId }) => instanceId)).toEqual(['ins_a', 'ins_b']);
+    expect(h.sessions.resumeProgress()).toEqual({ pending: 0, resumed: 1, total: 1 });
+    h.created[1].hooks.opened({ deviceId: '447700900124:4@s.whatsapp.net', isNewLogin: false });
+    jest.advanceTimersByTime(20);
+    await expect(live).resolves.toBe(h.created[1].session);
+    // Its turn never comes again: one session per instance.
+    jest.advanceTimersByTime(10_000);
+    await flush();
+    expect(h.created).toHaveLength(2);
+    // An instance that is not waiting is answered from what is live now (here: nothing, so 503 upstream).
+    await expect(h.sessions.liveSession('ins_c')).resolves.toBeUndefined();
+  });
+
+  it('acts on an instance as it is at its turn: one logged out or deleted while waiting is not opened', async () => {
+    const instances = [
+      real('ins_a', 'connected', '447700900123:4@s.whatsapp.net'),
+      real('ins_b', 'connected', '447700900124:4@s.whatsapp.net'),
+      real('ins_c', 'connected', '447700900125:4@s.whatsapp.net'),
+    ];
+    const h = harness(instances, 1);
+    await h.sessions.openShard(3);
+    jest.advanceTimersByTime(0);
+    await flush();
+    instances[1] = { ...instances[1], status: 'unpaired', deviceId: null };
+    instances.splice(2, 1);
+    jest.advanceTimersByTime(5_000);
+    await flush();
+    expect(h.created.map(({ instanceId }) => instanceId)).toEqual(['ins_a']);
+    expect(h.sessions.count()).toBe(1);
   });
 
   it('backs a paired instance off with growing, jittered delays, visible in its status, the logs and the reconnect list', async () => {
     jest.spyOn(Math, 'random').mockReturnValue(0.5);
     const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
-    await h.sessions.openShard(3);
+    await h.openShard(3);
     const { hooks, session } = h.created[0];
     for (const expected of [500, 1000, 2000]) {
       hooks.closed('network', 'WebSocket Error (connect ECONNREFUSED 127.0.0.1:9) (408)');
@@ -164,7 +264,6 @@ describe('InstanceSessions with the real network', () => {
       'ins_a: link down (WebSocket Error (connect ECONNREFUSED 127.0.0.1:9) (408)); reconnect attempt 3 in 2000 ms',
     ]);
     expect(h.statuses.map(([, status]) => status)).toEqual([
-      'connecting',
       'disconnected',
       'connecting',
       'disconnected',
@@ -180,7 +279,7 @@ describe('InstanceSessions with the real network', () => {
   it('waits at least minutes after the network refused the client version', async () => {
     jest.spyOn(Math, 'random').mockReturnValue(0.5);
     const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
-    await h.sessions.openShard(3);
+    await h.openShard(3);
     h.created[0].hooks.closed('outdated', 'the network refused this client version: Connection Failure (405)');
     expect(h.sessions.reconnecting()[0]).toMatchObject({ attempt: 1, delayMs: 300_000 });
   });
@@ -210,7 +309,7 @@ describe('InstanceSessions with the real network', () => {
 
   it('stops a refused device and reports login_error, without reconnecting', async () => {
     const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
-    await h.sessions.openShard(3);
+    await h.openShard(3);
     const { hooks, session } = h.created[0];
     hooks.closed(
       'refused',
@@ -235,7 +334,7 @@ describe('InstanceSessions with the real network', () => {
     const h = harness([real('ins_a', 'connected', '447700900123:4@s.whatsapp.net')]);
     let held = true;
     h.lease.follow({ holds: (shard) => shard === 3 && held, fencingToken: () => 1, lose: () => undefined });
-    await h.sessions.openShard(3);
+    await h.openShard(3);
     expect(h.created[0].hooks.holdsLease()).toBe(true);
     held = false;
     expect(h.created[0].hooks.holdsLease()).toBe(false);

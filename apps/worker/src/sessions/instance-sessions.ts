@@ -6,6 +6,7 @@ import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { StoreProjector } from '../store/store-projector';
 import { DriverRegistry } from './driver-registry';
 import { EventRecorder } from './event-recorder';
+import { ResumePacer, type ResumeProgress } from './resume-pacer';
 import { SerialLanes } from './serial-lanes';
 import { StatusStore } from './status-store';
 
@@ -14,6 +15,8 @@ const BACKOFF_MAX_MS = 30_000;
 /** After the network refused the client version: retrying sooner would only be refused again. */
 const OUTDATED_BACKOFF_MS = 5 * 60_000;
 const QR_WAIT_MS = 5_000;
+/** How long a network operation for an instance still waiting to resume waits for the session it opens out of turn. */
+const RESUME_WAIT_MS = 5_000;
 /** Connection attempts an unpaired instance makes for a pairing before it waits for the next QR or pair-code request. */
 const PAIRING_ATTEMPTS = 5;
 /** Most events of one instance appended in one statement. */
@@ -27,6 +30,12 @@ interface ManagedSession {
   status: InstanceStatus;
   deviceId: string | null;
   failures: number;
+  /**
+   * Opened by a takeover while the live status says connected (the previous owner handed it over): the first
+   * connection attempt does not announce `connecting`, so the API keeps accepting sends (durable rows that go out once
+   * the link opens) instead of answering 503 for a move nobody asked it to notice. A failed attempt reports the outage.
+   */
+  resuming: boolean;
   reconnectTimer?: NodeJS.Timeout;
   /** The pending reconnect, while one is scheduled. */
   reconnect?: PendingReconnect;
@@ -74,10 +83,16 @@ export class InstanceSessions {
     private readonly events: EventRecorder,
     private readonly store: StoreProjector,
     private readonly lease: ShardLeaseCheck,
+    private readonly pacer: ResumePacer,
   ) {}
 
   count(): number {
     return this.sessions.size;
+  }
+
+  /** The takeover in progress (or the last one): sessions opened and still waiting to open. */
+  resumeProgress(): ResumeProgress {
+    return this.pacer.progress();
   }
 
   /** The reconnects scheduled right now: for the worker's status endpoint, so a backoff can be watched. */
@@ -103,27 +118,56 @@ export class InstanceSessions {
     return managed && !managed.stopped && managed.status === 'connected' ? managed.session : undefined;
   }
 
-  /** Connects every paired instance of a shard this worker just acquired. */
+  /**
+   * The instance's live session. One still waiting for its turn after a takeover is opened now, out of turn (a caller
+   * waits for it), and given a few seconds to come up: a planned move does not turn a network operation into a 503.
+   */
+  async liveSession(instanceId: string): Promise<NetworkSession | undefined> {
+    const live = this.connectedSession(instanceId);
+    if (live || !this.pacer.isWaiting(instanceId)) return live;
+    const instance = await this.instances.find(instanceId);
+    if (instance) await this.resume(instance);
+    const deadline = Date.now() + RESUME_WAIT_MS;
+    for (;;) {
+      const session = this.connectedSession(instanceId);
+      const managed = this.sessions.get(instanceId);
+      if (session || !managed || managed.stopped || managed.reconnect || Date.now() >= deadline) return session;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /**
+   * Queues every paired instance of a shard this worker just acquired for the resume pacer, which opens them at the
+   * configured rate over all shards this worker takes; a pairing in progress is reset at once.
+   */
   async openShard(shard: number): Promise<void> {
     const instances = await this.instances.inShard(shard);
+    // A pairing attempt belonged to the previous owner's session; the client asks for a new QR code.
     await Promise.all(
-      instances.map(async (instance) => {
-        // A pairing attempt belonged to the previous owner's session; the client asks for a new QR code.
-        if (instance.status === 'pairing') await this.statuses.set(instance.id, 'unpaired', null);
-        else if (isPaired(instance.status))
-          await this.start(instance).catch((error: Error) => this.logger.warn(`${instance.id}: ${error.message}`));
-      }),
+      instances.filter((instance) => instance.status === 'pairing').map((instance) => this.statuses.set(instance.id, 'unpaired', null)),
+    );
+    this.pacer.enqueue(
+      instances
+        .filter((instance) => isPaired(instance.status))
+        .map((instance) => ({
+          instanceId: instance.id,
+          shard,
+          lastConnectedAt: instance.statusChangedAt?.getTime() ?? null,
+          open: () => this.resume(instance),
+        })),
     );
   }
 
-  /** Closes (without unlinking) the sessions of a shard this worker no longer owns. */
+  /** Closes (without unlinking) the sessions of a shard this worker no longer owns; those not yet opened never will be. */
   async closeShard(shard: number): Promise<void> {
+    this.pacer.cancelShard(shard);
     await Promise.all(
       [...this.sessions.values()].filter((managed) => managed.instance.shard === shard).map((managed) => this.stop(managed)),
     );
   }
 
   async closeAll(): Promise<void> {
+    this.pacer.cancelAll();
     await Promise.all([...this.sessions.values()].map((managed) => this.stop(managed)));
     await this.lanes.drain();
   }
@@ -198,7 +242,18 @@ export class InstanceSessions {
     return this.ensure(instanceId);
   }
 
-  private async start(instance: OwnedInstance): Promise<ManagedSession> {
+  /** The pacer's turn for an instance of an acquired shard (unless a command opened it meanwhile). */
+  private async resume(queued: OwnedInstance): Promise<void> {
+    if (this.sessions.has(queued.id) || !this.lease.holds(queued.shard)) return;
+    // The wait may have been long: act on the instance as it is now (it may have been deleted or logged out meanwhile).
+    const instance = await this.instances.find(queued.id);
+    if (!instance || !isPaired(instance.status) || this.sessions.has(instance.id)) return;
+    await this.start(instance, true).catch((error: Error) => this.logger.warn(`${instance.id}: ${error.message}`));
+  }
+
+  private async start(instance: OwnedInstance, resuming = false): Promise<ManagedSession> {
+    // Opened now (a command, a restart): the pacer must not open it a second time.
+    this.pacer.cancel(instance.id);
     // Only under the shard's lease: the session's writes carry its token, and PostgreSQL refuses them once it has passed on.
     const fence = this.lease.fence(instance.shard);
     if (!fence) throw new AppError('instance_unavailable');
@@ -210,6 +265,7 @@ export class InstanceSessions {
       deviceId: instance.deviceId,
       failures: 0,
       stopped: false,
+      resuming: resuming && instance.status === 'connected',
     } as ManagedSession;
     this.fences.set(instance.id, fence);
     managed.session = driver.createSession({ instanceId: instance.id, customerId: instance.customerId, fence }, this.hooksFor(managed));
@@ -220,7 +276,9 @@ export class InstanceSessions {
 
   private async connect(managed: ManagedSession): Promise<void> {
     if (managed.stopped) return;
-    if (isPaired(managed.status) && managed.status !== 'connecting') this.transition(managed, 'connecting');
+    const handedOver = managed.resuming;
+    managed.resuming = false;
+    if (isPaired(managed.status) && managed.status !== 'connecting' && !handedOver) this.transition(managed, 'connecting');
     try {
       await managed.session.connect();
     } catch (error) {

@@ -15,7 +15,7 @@ export class NetworkOperator {
   ) {}
 
   async perform<N extends OperationName>(instanceId: string, name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {
-    const session = this.sessions.connectedSession(instanceId);
+    const session = await this.sessions.liveSession(instanceId);
     if (!session) throw new AppError('instance_unavailable');
     try {
       const result = await session.perform(name, args);

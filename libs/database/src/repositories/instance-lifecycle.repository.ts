@@ -9,9 +9,19 @@ export interface OwnedInstance {
   sandbox: boolean;
   status: InstanceStatus;
   deviceId: string | null;
+  /** When the status last changed: for a connected instance, when its link last opened (takeovers open the oldest first). */
+  statusChangedAt: Date | null;
 }
 
-const OWNED_FIELDS = { id: true, customerId: true, shard: true, sandbox: true, status: true, deviceId: true } as const;
+const OWNED_FIELDS = {
+  id: true,
+  customerId: true,
+  shard: true,
+  sandbox: true,
+  status: true,
+  deviceId: true,
+  statusChangedAt: true,
+} as const;
 
 /** The worker's view of instances: it acts on the instances of the shards it leases, whoever their customer is. */
 @Injectable()

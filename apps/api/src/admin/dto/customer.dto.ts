@@ -67,6 +67,16 @@ export class SetDisabledDto {
   disabled!: boolean;
 }
 
+/** Sessions a worker opens after it acquires shards, paced by `RESUME_RATE_PER_SECOND`. */
+export class ResumeProgressDto {
+  /** Sessions still waiting for their turn to open (their sends are accepted and wait in their queue). */
+  pending!: number;
+  /** Sessions opened so far. */
+  resumed!: number;
+  /** pending + resumed. */
+  total!: number;
+}
+
 export class WorkerDto {
   /** `<host>-<pid>-<random>`, as the worker names itself. */
   id!: string;
@@ -76,6 +86,8 @@ export class WorkerDto {
   /** When its membership lapses unless renewed (it renews every few seconds while alive). */
   @ApiProperty({ format: 'date-time' })
   aliveUntil!: string;
+  /** Its takeover in progress (or its last one), e.g. 420 of 2,000 opened; absent until the worker publishes it. */
+  resume?: ResumeProgressDto;
 }
 
 export class ShardCountsDto {
