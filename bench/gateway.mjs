@@ -217,11 +217,11 @@ export function intSetting(argv, flag, envName, fallback, min, max) {
  * Fresh database (migrated, session time zone UTC so DEFAULT CURRENT_TIMESTAMP and application-written timestamps
  * agree), Redis prefix, the built API and one worker. Waits until the worker holds every shard.
  */
-export async function startGateway({ cleanups, control, log, label, shardCount = 16, processes = [], env = {} }) {
+export async function startGateway({ cleanups, control, log, label, shardCount = 16, processes = [], env = {}, privatePostgres = false }) {
   // BENCH_CPU_PROF=<dir>: the API and the worker write V8 CPU profiles there when they stop (node --cpu-prof).
   const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const scratchDir = makeScratchDir(cleanups);
-  const infra = await setUpInfrastructure({ cleanups, scratchDir, log, label });
+  const infra = await setUpInfrastructure({ cleanups, scratchDir, log, label, privatePostgres });
   control.check();
   log(await migrate(infra.databaseUrl));
   control.check();

@@ -85,17 +85,21 @@ export function makeScratchDir(cleanups) {
 
 /**
  * A fresh database and Redis key prefix for one run. Uses DATABASE_URL's server / REDIS_URL when reachable, else the local
- * defaults, else private servers started in `scratchDir` (needs initdb/pg_ctl and redis-server on PATH).
+ * defaults, else private servers started in `scratchDir` (needs initdb/pg_ctl and redis-server on PATH). With
+ * `privatePostgres`, always a private PostgreSQL.
  */
-export async function setUpInfrastructure({ cleanups, scratchDir, log, label = 'bench' }) {
+export async function setUpInfrastructure({ cleanups, scratchDir, log, label = 'bench', privatePostgres = false }) {
   const suffix = randomBytes(4).toString('hex');
-  const pgCandidates = [
-    process.env.DATABASE_URL && services.withDatabase(process.env.DATABASE_URL, 'postgres'),
-    'postgresql://postgres@127.0.0.1:5432/postgres',
-  ];
+  // A private server: figures that are the whole server's (WAL written, the checkpointer's CPU) are then this run's alone.
+  const pgCandidates = privatePostgres
+    ? []
+    : [
+        process.env.DATABASE_URL && services.withDatabase(process.env.DATABASE_URL, 'postgres'),
+        'postgresql://postgres@127.0.0.1:5432/postgres',
+      ];
   const pgDir = join(scratchDir, 'pg');
   mkdirSync(pgDir, { recursive: true });
-  const postgres = await services.ensurePostgres({ url: pgCandidates, dataDir: pgDir, log, fsync: false });
+  const postgres = await services.ensurePostgres({ url: pgCandidates, dataDir: pgDir, log, fsync: privatePostgres });
   if (postgres.private) cleanups.push('stopped the private PostgreSQL', postgres.stop);
   const dbName = `mgw_${label}_${suffix}`;
   await services.createDatabase(postgres.url, dbName);
