@@ -1,10 +1,9 @@
-import { Client } from 'pg';
 import {
   EventLogRepository,
   EventStreamRepository,
   MessageRepository,
   NetworkMessageRepository,
-  PARTITION_MAINTENANCE_LOCK,
+  PARTITION_MAINTENANCE_LEASE,
   PartitionMaintenance,
   WebhookDeliveryRepository,
   type AttemptRecord,
@@ -116,22 +115,22 @@ describe('PartitionMaintenance on PostgreSQL', () => {
       expect(await partitions(table)).toEqual([...expected.map((name) => `${table}_${name}`), `${table}_default`].sort());
     }
     const later = policy(new Date(midnight(1).getTime() + HOUR), keepAll);
-    const holder = new Client({ connectionString: db.url });
-    await holder.connect();
-    try {
-      await holder.query('SELECT pg_advisory_lock($1)', [PARTITION_MAINTENANCE_LOCK]);
-      expect(await maintenance.run(later)).toEqual({
-        ran: false,
-        created: [],
-        dropped: [],
-        kept: [],
-        movedPendingMessages: 0,
-        deleted: {},
-      });
-      await holder.query('SELECT pg_advisory_unlock($1)', [PARTITION_MAINTENANCE_LOCK]);
-    } finally {
-      await holder.end();
-    }
+    // Another worker's run in progress: its lease row is taken and not yet expired.
+    await db.rows(
+      `INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ($1, 'another worker', now() + interval '1 minute')
+       ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at`,
+      [PARTITION_MAINTENANCE_LEASE],
+    );
+    expect(await maintenance.run(later)).toEqual({
+      ran: false,
+      created: [],
+      dropped: [],
+      kept: [],
+      movedPendingMessages: 0,
+      deleted: {},
+    });
+    // That worker died: its lease expires, and the next run goes ahead.
+    await db.rows(`UPDATE maintenance_leases SET expires_at = now() - interval '1 second' WHERE name = $1`, [PARTITION_MAINTENANCE_LEASE]);
     const report = await maintenance.run(later);
     const day4 = suffix(midnight(4));
     expect(report.created).toEqual(

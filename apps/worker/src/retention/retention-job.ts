@@ -7,8 +7,8 @@ const EVERY_MS = 10 * 60_000;
 const DAYS_AHEAD = 3;
 
 /**
- * Retention for every table that grows (see docs/operations.md): every worker schedules it, and PostgreSQL's advisory
- * lock lets exactly one of them run it at a time. It creates partitions ahead and drops expired ones; the hot path
+ * Retention for every table that grows (see docs/operations.md): every worker schedules it, and a lease row in
+ * PostgreSQL (`maintenance_leases`) lets exactly one of them run it at a time. It creates partitions ahead and drops expired ones; the hot path
  * never deletes history.
  */
 @Injectable()

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { PoolClient } from 'pg';
 import { PrismaService } from '../prisma.service';
@@ -27,8 +28,10 @@ const FAMILIES: Family[] = [
   { name: 'network_messages', tables: [{ table: 'network_messages', column: 'created_at' }] },
 ];
 
-/** Arbitrary but fixed: the advisory lock only this job takes, so one worker of a fleet runs it at a time. */
-export const PARTITION_MAINTENANCE_LOCK = 240_241_127;
+/** The job's row in `maintenance_leases`: one worker of a fleet runs it at a time. */
+export const PARTITION_MAINTENANCE_LEASE = 'partitions';
+/** Longer than any run; bounds how long a holder that died keeps the job from running elsewhere. */
+const MAINTENANCE_LEASE_MS = 30 * 60_000;
 
 const LOCK_WAIT_MS = 200;
 const LOCK_ATTEMPTS = 50;
@@ -70,8 +73,8 @@ export interface MaintenanceReport {
  * The project's own partition maintenance (no pg_partman, so any PostgreSQL 15+, managed ones included): creates the
  * daily partitions ahead, drops whole partitions past retention (never one holding a delivery still retrying; a
  * `messages` partition's sends not yet dispatched are moved to the DEFAULT partition first), and prunes the small
- * tables that grow. Exactly one process runs it at a time: it holds a PostgreSQL advisory lock for the run, on one
- * connection, released when the run ends (or the connection drops with the process).
+ * tables that grow. Exactly one process runs it at a time: it holds the job's row in `maintenance_leases` for the run
+ * (released when the run ends; one left by a process that died expires), which works behind a transaction pooler too.
  */
 @Injectable()
 export class PartitionMaintenance {
@@ -79,11 +82,11 @@ export class PartitionMaintenance {
 
   async run(policy: RetentionPolicy): Promise<MaintenanceReport> {
     const report: MaintenanceReport = { ran: false, created: [], dropped: [], kept: [], movedPendingMessages: 0, deleted: {} };
-    const client = await this.prisma.pool.connect();
+    const holder = randomUUID();
+    if (!(await this.takeLease(holder))) return report;
+    report.ran = true;
     try {
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1) AS locked', [PARTITION_MAINTENANCE_LOCK]);
-      if (!rows[0].locked) return report;
-      report.ran = true;
+      const client = await this.prisma.pool.connect();
       try {
         for (const family of FAMILIES) await this.createAhead(client, family, policy, report);
         await this.dropExpiredEvents(client, policy, report);
@@ -91,12 +94,26 @@ export class PartitionMaintenance {
         await this.dropExpiredNetworkMessages(client, policy, report);
         await this.pruneRows(client, policy, report);
       } finally {
-        await client.query('SELECT pg_advisory_unlock($1)', [PARTITION_MAINTENANCE_LOCK]);
+        client.release();
       }
-      return report;
     } finally {
-      client.release();
+      await this.prisma.pool.query(`UPDATE maintenance_leases SET expires_at = clock_timestamp() WHERE name = $1 AND holder = $2`, [
+        PARTITION_MAINTENANCE_LEASE,
+        holder,
+      ]);
     }
+    return report;
+  }
+
+  /** Takes the job's lease row when it is free or expired (PostgreSQL's clock); one statement, so two takers never both win. */
+  private async takeLease(holder: string): Promise<boolean> {
+    const { rowCount } = await this.prisma.pool.query(
+      `INSERT INTO maintenance_leases (name, holder, expires_at) VALUES ($1, $2, clock_timestamp() + $3 * interval '1 millisecond')
+       ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+       WHERE maintenance_leases.expires_at <= clock_timestamp()`,
+      [PARTITION_MAINTENANCE_LEASE, holder, MAINTENANCE_LEASE_MS],
+    );
+    return rowCount === 1;
   }
 
   /** Today's partition and `daysAhead` more, for every table of the family (a day already covered is left alone). */

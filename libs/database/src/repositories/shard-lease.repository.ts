@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { createConnectionPool } from '../connection-pool';
 
 /** One held lease: its shard and fencing token (tokens are unique over all shards). */
 export interface HeldLease {
@@ -42,8 +43,7 @@ export class ShardLeaseRepository implements OnModuleDestroy {
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.scope = config.queuePrefix;
-    this.pool = new Pool({ connectionString: config.databaseUrl, max: 2, connectionTimeoutMillis: 5_000 });
-    this.pool.on('error', () => undefined);
+    this.pool = createConnectionPool({ url: config.databaseUrl, size: 2, pooler: config.databasePooler });
   }
 
   /**
