@@ -50,6 +50,10 @@ const RETENTION_VARIABLES = {
   event_log: 'EVENT_RETENTION_HOURS',
   webhook_deliveries: 'EVENT_RETENTION_HOURS',
   webhook_attempts: 'EVENT_RETENTION_HOURS',
+  messages: 'MESSAGE_RETENTION_DAYS',
+  message_idempotency_keys: 'MESSAGE_RETENTION_DAYS',
+  network_messages: 'NETWORK_RETENTION_HOURS',
+  media_blobs: 'ORPHAN_MEDIA_RETENTION_HOURS',
 };
 
 function shippedDefaults() {
@@ -119,19 +123,6 @@ async function redisPrefixBytes(redisUrl, prefix) {
   }
 }
 
-function startReceiver() {
-  const stats = { requests: 0 };
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      stats.requests += 1;
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, stats, port: server.address().port })));
-}
-
 /** Every process of the private server: backends, checkpointer, WAL writer, autovacuum (pg_stat_activity lists them all). */
 async function serverPids(db) {
   const { rows } = await db.query('SELECT pid FROM pg_stat_activity WHERE pid <> pg_backend_pid()');
@@ -157,30 +148,8 @@ try {
     env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
   });
   const { instances } = await gw.pairedInstances(gateway, instanceCount, { control, log });
-  const receiver = await startReceiver();
-  cleanups.push(
-    'stopped the receiver',
-    () =>
-      new Promise((resolve) => {
-        receiver.server.close(resolve);
-        receiver.server.closeAllConnections();
-      }),
-  );
-  for (const instance of instances) {
-    gw.expectStatus(
-      'PUT /instance/settings',
-      await gw.request(`${gateway.apiUrl}/instance/settings`, {
-        method: 'PUT',
-        headers: instance.headers,
-        body: {
-          useCustomDefaults: false,
-          webhookUrl: `http://127.0.0.1:${receiver.port}/hook/${instance.id}`,
-          eventSigningSecret: 'capacity-signing-secret-0123456789',
-        },
-      }),
-      204,
-    );
-  }
+  const receiver = await gw.startCountingReceiver(cleanups);
+  await gw.pointWebhooks(gateway, instances, receiver.port, () => 'capacity-signing-secret-0123456789');
   const { db } = gateway;
   const drained = async () => {
     const { rows } = await db.query(

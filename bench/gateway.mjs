@@ -382,6 +382,58 @@ export async function pairedInstances(gateway, count, { control, log, concurrenc
   return { customer, instances };
 }
 
+/**
+ * A local webhook receiver (HTTP/1.1 keep-alive) that answers 200 after `delayMs`, counting requests in `stats.requests`;
+ * closed by the cleanups. The worker is still running when the cleanups close it and keeps its connections busy with
+ * retries, so they are closed too (a slow-receiver soak hung in close() otherwise, leaving its database behind).
+ */
+export async function startCountingReceiver(cleanups, { delayMs = 0 } = {}) {
+  const stats = { requests: 0 };
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const answer = () => {
+        stats.requests += 1;
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+      };
+      if (delayMs > 0) setTimeout(answer, delayMs);
+      else answer();
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const receiver = { server, stats, port: server.address().port };
+  cleanups.push('stopped the receiver', () => closeReceiver(receiver));
+  return receiver;
+}
+
+/** Closes a receiver's server and every connection the worker still holds to it. */
+export function closeReceiver(receiver) {
+  return new Promise((resolve) => {
+    receiver.server.close(resolve);
+    receiver.server.closeAllConnections();
+  });
+}
+
+/** Points each instance's webhook at `receiverPort` (`/hook/<instance id>`), signed with `secretOf(instance)`. */
+export async function pointWebhooks(gateway, instances, receiverPort, secretOf) {
+  for (const instance of instances) {
+    expectStatus(
+      'PUT /instance/settings',
+      await request(`${gateway.apiUrl}/instance/settings`, {
+        method: 'PUT',
+        headers: instance.headers,
+        body: {
+          useCustomDefaults: false,
+          webhookUrl: `http://127.0.0.1:${receiverPort}/hook/${instance.id}`,
+          eventSigningSecret: secretOf(instance),
+        },
+      }),
+      204,
+    );
+  }
+}
+
 /** After a failure: the last lines each child printed (they run with LOG_LEVEL=warn, so this is warnings and errors). */
 export function logChildOutput(processes, log, lines = 15) {
   for (const { name, output } of processes) {

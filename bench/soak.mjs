@@ -53,23 +53,6 @@ function rssMiB(pid) {
   }
 }
 
-function startReceiver() {
-  const stats = { requests: 0 };
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const answer = () => {
-        stats.requests += 1;
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-      };
-      if (receiverDelayMs > 0) setTimeout(answer, receiverDelayMs);
-      else answer();
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, stats, port: server.address().port })));
-}
-
 const post = async (agent, url, headers, body) => (await gw.postJson(agent, url, headers, body, { timeoutMs: 30_000 })).status;
 
 let exitCode = 1;
@@ -77,32 +60,8 @@ const processes = [];
 try {
   const gateway = await gw.startGateway({ cleanups, control, log, label: 'soak', processes, env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
   const { instances } = await gw.pairedInstances(gateway, instanceCount, { control, log });
-  const receiver = await startReceiver();
-  // The worker is still running at this point and keeps its connections busy with retries: close them too, or close()
-  // would wait for it forever (a slow-receiver soak hung here, leaving its database and Redis keys behind).
-  cleanups.push(
-    'stopped the receiver',
-    () =>
-      new Promise((resolve) => {
-        receiver.server.close(resolve);
-        receiver.server.closeAllConnections();
-      }),
-  );
-  for (const instance of instances) {
-    gw.expectStatus(
-      'PUT /instance/settings',
-      await gw.request(`${gateway.apiUrl}/instance/settings`, {
-        method: 'PUT',
-        headers: instance.headers,
-        body: {
-          useCustomDefaults: false,
-          webhookUrl: `http://127.0.0.1:${receiver.port}/hook/${instance.id}`,
-          eventSigningSecret: 'soak-signing-secret-0123456789',
-        },
-      }),
-      204,
-    );
-  }
+  const receiver = await gw.startCountingReceiver(cleanups, { delayMs: receiverDelayMs });
+  await gw.pointWebhooks(gateway, instances, receiver.port, () => 'soak-signing-secret-0123456789');
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
   cleanups.push('closed the HTTP client', () => agent.destroy());
   const answers = {};

@@ -113,28 +113,8 @@ try {
   const { instances } = await gw.pairedInstances(gateway, instanceCount, { control, log });
   const secrets = new Map(instances.map((instance) => [instance.id, randomBytes(24).toString('base64url')]));
   const receiver = await startReceiver(secrets);
-  // The worker is still running at this point and keeps its connections busy with retries: close them too, or close()
-  // would wait for it forever (a slow-receiver soak hung here, leaving its database and Redis keys behind).
-  cleanups.push(
-    'stopped the receiver',
-    () =>
-      new Promise((resolve) => {
-        receiver.server.close(resolve);
-        receiver.server.closeAllConnections();
-      }),
-  );
-  for (const instance of instances) {
-    const saved = await gw.request(`${gateway.apiUrl}/instance/settings`, {
-      method: 'PUT',
-      headers: instance.headers,
-      body: {
-        useCustomDefaults: false,
-        webhookUrl: `http://127.0.0.1:${receiver.port}/hook/${instance.id}`,
-        eventSigningSecret: secrets.get(instance.id),
-      },
-    });
-    gw.expectStatus('PUT /instance/settings', saved, 204);
-  }
+  cleanups.push('stopped the receiver', () => gw.closeReceiver(receiver));
+  await gw.pointWebhooks(gateway, instances, receiver.port, (instance) => secrets.get(instance.id));
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
   const groups = await gw.gatewayCpuGroups(gateway);
   /** CPU ms each process spent per event over a phase: the figure that carries over from a machine shared with others. */
