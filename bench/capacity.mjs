@@ -43,8 +43,7 @@ const NOT_PRUNED_BY_AGE = 'not pruned by age';
 
 /**
  * How long each time-pruned table keeps its rows by default: the variable of libs/config that sets it, as shipped in
- * .env.example. Tables not named here grow with instances (or are pruned by their own expiry) and are sized by what
- * the run added.
+ * .env.example (docs/operations.md has the whole table). Tables not named here grow with instances, not with time.
  */
 const RETENTION_VARIABLES = {
   event_log: 'EVENT_RETENTION_HOURS',
