@@ -571,9 +571,9 @@ describe('webhook delivery', () => {
     try {
       const oldId = `evt_${Date.now() - 80 * 3600_000}_0123456789abcdef`;
       await db.query(
-        `WITH counter AS (UPDATE instances SET event_seq = event_seq + 1 WHERE id = $1 RETURNING event_seq)
+        `WITH counter AS (UPDATE event_counters SET last_seq = last_seq + 1 WHERE instance_id = $1 RETURNING last_seq)
          INSERT INTO event_log (id, instance_id, seq, event_type, received_at, data)
-         SELECT $2, $1, event_seq, 'message', now() - interval '80 hours', '{}'::jsonb FROM counter`,
+         SELECT $2, $1, last_seq, 'message', now() - interval '80 hours', '{}'::jsonb FROM counter`,
         [instance.id, oldId],
       );
       await db.query(

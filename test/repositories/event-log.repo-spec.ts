@@ -78,12 +78,13 @@ describe('EventLogRepository on PostgreSQL', () => {
       expect((await deliveryRows(db, first)).map((row) => row.event_id)).toEqual(ofA.map((event) => event.envelope.eventId));
       expect(await deliveryRows(db, second)).toEqual([]);
       expect(
-        await db.rows('SELECT id, event_seq::text AS event_seq FROM instances WHERE id = ANY($1::text[]) ORDER BY event_seq', [
-          [first, second],
-        ]),
+        await db.rows(
+          'SELECT instance_id AS id, last_seq::text AS last_seq FROM event_counters WHERE instance_id = ANY($1::text[]) ORDER BY last_seq',
+          [[first, second]],
+        ),
       ).toEqual([
-        { id: second, event_seq: '2' },
-        { id: first, event_seq: '5' },
+        { id: second, last_seq: '2' },
+        { id: first, last_seq: '5' },
       ]);
     });
   });

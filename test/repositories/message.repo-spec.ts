@@ -140,7 +140,7 @@ describe('MessageRepository on PostgreSQL', () => {
       const [instance] = await db.instances(1);
       const message = newMessage('hello');
       await messages.accept(instance, message);
-      await db.rows('UPDATE instances SET event_seq = 41 WHERE id = $1', [instance]);
+      await db.rows('UPDATE event_counters SET last_seq = 41 WHERE instance_id = $1', [instance]);
       const events = [
         { eventType: 'message' as const, data: { id: message.id, step: 1 } },
         { eventType: 'message_status' as const, data: { id: message.id, status: 'sent' } },
@@ -186,7 +186,9 @@ describe('MessageRepository on PostgreSQL', () => {
           last_error: null,
         })),
       );
-      expect(await db.rows('SELECT event_seq::text AS event_seq FROM instances WHERE id = $1', [instance])).toEqual([{ event_seq: '43' }]);
+      expect(await db.rows('SELECT last_seq::text AS last_seq FROM event_counters WHERE instance_id = $1', [instance])).toEqual([
+        { last_seq: '43' },
+      ]);
     });
 
     it('records a failure with its error and no deliveries when not asked to deliver', async () => {

@@ -60,16 +60,20 @@ export function eventRecords(param: string): string {
 /**
  * The steps after a CTE named `events` (columns of `eventRecords`): lock the counter rows, number the events per
  * instance in request order (`n`) then event order (`ord`), append them, and create the deliveries of those with
- * `deliver`. Events of an instance that no longer exists are not appended (its counter row is missing).
+ * `deliver`. Events of an instance that no longer exists are not appended (its row and counter row are gone).
  */
-export const APPEND_STEPS = `locked AS (
+export const APPEND_STEPS = `alive AS (
+      -- The instances first, KEY SHARE: a concurrent delete (which locks the instance, then its counter by cascade) waits
+      -- for this statement, or went first and its events are skipped; the same order as the delete, so never a cycle.
+      SELECT id FROM instances WHERE id IN (SELECT instance_id FROM events) ORDER BY id FOR KEY SHARE
+    ), locked AS (
       -- Counter rows locked in id order before any is updated: two batches (or two workers) never wait on each other in a cycle.
-      SELECT id FROM instances WHERE id IN (SELECT instance_id FROM events) ORDER BY id FOR UPDATE
+      SELECT instance_id AS id FROM event_counters WHERE instance_id IN (SELECT id FROM alive) ORDER BY instance_id FOR UPDATE
     ), per_instance AS (
       SELECT events.instance_id, count(*)::bigint AS added FROM events JOIN locked ON locked.id = events.instance_id GROUP BY events.instance_id
     ), counter AS (
-      UPDATE instances i SET event_seq = i.event_seq + p.added FROM per_instance p WHERE i.id = p.instance_id
-      RETURNING i.id, i.event_seq, p.added
+      UPDATE event_counters c SET last_seq = c.last_seq + p.added FROM per_instance p WHERE c.instance_id = p.instance_id
+      RETURNING c.instance_id AS id, c.last_seq AS event_seq, p.added
     ), numbered AS (
       SELECT events.*, counter.event_seq - counter.added + row_number() OVER (PARTITION BY events.instance_id ORDER BY events.n, events.ord) AS seq
       FROM events JOIN counter ON counter.id = events.instance_id

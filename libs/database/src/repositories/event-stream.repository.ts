@@ -12,11 +12,10 @@ export class EventStreamRepository {
    * gone. The counter is raised in the same statement that inserts the event, so every event up to it is readable.
    */
   async lastSeq(scope: InstanceScope): Promise<bigint | null> {
-    const row = await this.prisma.instance.findFirst({
-      where: { id: scope.instanceId, customerId: scope.customerId },
-      select: { eventSeq: true },
-    });
-    return row ? row.eventSeq : null;
+    const rows = await this.prisma.$queryRaw<{ last_seq: bigint }[]>`
+      SELECT c.last_seq FROM instances i JOIN event_counters c ON c.instance_id = i.id
+      WHERE i.id = ${scope.instanceId} AND i.customer_id = ${scope.customerId}`;
+    return rows[0] ? BigInt(rows[0].last_seq) : null;
   }
 
   /**
@@ -26,8 +25,9 @@ export class EventStreamRepository {
    */
   async retained(scope: InstanceScope): Promise<{ oldestKept: bigint; lastSeq: bigint } | null> {
     const rows = await this.prisma.$queryRaw<{ last_seq: bigint; first_seq: bigint | null }[]>`
-      SELECT i.event_seq AS last_seq, (SELECT min(e.seq) FROM event_log e WHERE e.instance_id = i.id) AS first_seq
-      FROM instances i WHERE i.id = ${scope.instanceId} AND i.customer_id = ${scope.customerId}`;
+      SELECT c.last_seq, (SELECT min(e.seq) FROM event_log e WHERE e.instance_id = i.id) AS first_seq
+      FROM instances i JOIN event_counters c ON c.instance_id = i.id
+      WHERE i.id = ${scope.instanceId} AND i.customer_id = ${scope.customerId}`;
     const row = rows[0];
     if (!row) return null;
     const lastSeq = BigInt(row.last_seq);
