@@ -518,7 +518,8 @@ describe('pull mode: GET /events and GET /events/stream', () => {
         );
         // Committed while the announcement cannot reach this API: it is never announced to it.
         const seq = await appendQuietly(fast, instance, 'missed');
-        (streams as unknown as { subscriber: Redis }).subscriber.disconnect(true);
+        // The subscription's own connection drops and comes back (ioredis reconnects and resubscribes).
+        (streams as unknown as { subscriber: { connection: Redis } }).subscriber.connection.disconnect(true);
         await client.waitFor((c) => c.messages.length === 2, 5_000);
         expect(client.messages.map((m) => [m.id, m.event.eventData.marker])).toEqual([
           [first, 'announced'],
