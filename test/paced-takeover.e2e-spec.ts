@@ -5,6 +5,7 @@ import { eventually } from './support/event-log';
 import { createCustomer, createInstance, type CreatedInstance } from './support/fixtures';
 import { Http } from './support/http';
 import { spawnApp, type AppProcess } from './support/processes';
+import { ScratchDatabase } from './repositories/scratch-database';
 
 const LEASE_MS = 3_000;
 
@@ -29,11 +30,14 @@ describe('planned moves of sessions between workers', () => {
   const workers: AppProcess[] = [];
   let api: RunningApi;
   let db: Client;
+  // A database of its own: the workers open every paired instance of the shards they take, and the suite counts them.
+  const scratch = new ScratchDatabase('paced');
   let prefix: string;
   let shardCount: number;
 
   const startWorker = async (env: Record<string, string> = {}) => {
     const worker = await spawnApp('worker', {
+      DATABASE_URL: scratch.url,
       QUEUE_PREFIX: prefix,
       SHARD_LEASE_MS: String(LEASE_MS),
       SHARD_COUNT: String(shardCount),
@@ -68,12 +72,15 @@ describe('planned moves of sessions between workers', () => {
   };
 
   beforeAll(async () => {
-    db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await scratch.create();
+    await scratch.migrate();
+    db = new Client({ connectionString: scratch.url });
     await db.connect();
   });
 
   afterAll(async () => {
     await db?.end();
+    await scratch.drop();
   });
 
   afterEach(async () => {
@@ -84,7 +91,7 @@ describe('planned moves of sessions between workers', () => {
   it('answers no 503 while a worker joins and another leaves on SIGTERM, and delivers every accepted send once, in order', async () => {
     shardCount = 16;
     prefix = subPrefix('move');
-    api = await startApi({ queuePrefix: prefix, shardCount });
+    api = await startApi({ databaseUrl: scratch.url, queuePrefix: prefix, shardCount });
     const http = new Http(api.url, { checkSpec: false });
     const first = await startWorker();
     await eventually(
@@ -177,7 +184,7 @@ describe('planned moves of sessions between workers', () => {
     // One shard: the new worker acquires every instance at once, so the whole order is the pacer's.
     shardCount = 1;
     prefix = subPrefix('pace');
-    api = await startApi({ queuePrefix: prefix, shardCount });
+    api = await startApi({ databaseUrl: scratch.url, queuePrefix: prefix, shardCount });
     const http = new Http(api.url, { checkSpec: false });
     const first = await startWorker({ RESUME_RATE_PER_SECOND: '1000' });
     await eventually(
