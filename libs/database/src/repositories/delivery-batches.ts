@@ -45,14 +45,13 @@ const LOAD = `SELECT d.event_id, d.instance_id, d.state::text AS state, d.attemp
 const RECORD = `WITH input AS (
       SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(n int, event_id text, number int, url text, started_at text, duration_ms int,
         status_code int, outcome text, error text, state text, schedule_step int, next_attempt_at text, last_error text)
-    ), first_of_each AS (
-      -- One attempt per delivery and number, the batch's first: an UPDATE joined to several input rows would take any one.
-      SELECT DISTINCT ON (event_id, number) * FROM input ORDER BY event_id, number, n
     ), moved AS (
       UPDATE webhook_deliveries d
       SET attempts = input.number, state = input.state::"DeliveryState", schedule_step = input.schedule_step,
           next_attempt_at = input.next_attempt_at::timestamp(3), last_error = input.last_error, updated_at = now()
-      FROM first_of_each input WHERE d.event_id = input.event_id AND d.attempts = input.number - 1 AND d.state = 'pending'
+      FROM input WHERE d.event_id = input.event_id AND d.attempts = input.number - 1 AND d.state = 'pending'
+        -- Of two copies of one attempt in the batch only the first: an UPDATE joined to both would take either.
+        AND NOT EXISTS (SELECT 1 FROM input earlier WHERE earlier.event_id = input.event_id AND earlier.number = input.number AND earlier.n < input.n)
       RETURNING input.n, d.received_at
     ), recorded AS (
       INSERT INTO webhook_attempts (event_id, received_at, number, url, started_at, duration_ms, status_code, outcome, error)
