@@ -86,6 +86,8 @@ describe('planned moves of sessions between workers', () => {
   afterEach(async () => {
     await Promise.all(workers.splice(0).map((worker) => worker.stop('SIGKILL')));
     await api?.close();
+    // Each test counts the sessions its workers open: none of an earlier test's instances may be left to open.
+    await db.query('DELETE FROM customers');
   });
 
   it('answers no 503 while a worker joins and another leaves on SIGTERM, and delivers every accepted send once, in order', async () => {
