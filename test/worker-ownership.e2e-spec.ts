@@ -126,6 +126,13 @@ describe('shard ownership across worker processes', () => {
     );
     expect(split).toEqual([SHARDS / 2, SHARDS / 2]);
     expect(Date.now() - joinedAt).toBeLessThan(30_000);
+    // The split can finish within a few samples; keep both workers under watch a while longer, so the check below
+    // proves the sampler saw them side by side rather than passing for want of samples.
+    await eventually(
+      () => Promise.resolve(samples.length),
+      (count) => count > 10,
+      15_000,
+    );
 
     await first.stop('SIGTERM');
     const handedOver = await eventually(

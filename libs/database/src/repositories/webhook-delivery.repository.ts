@@ -206,7 +206,10 @@ export class WebhookDeliveryRepository {
         WHERE instance_id = ${instanceId} AND state = 'pending' AND attempts > 0 AND next_attempt_at > now()
         RETURNING event_id, received_at, attempts
       )
-      SELECT r.event_id, r.attempts FROM released r JOIN event_log e ON e.id = r.event_id AND e.received_at = r.received_at ORDER BY e.seq`;
+      SELECT r.event_id, r.attempts FROM released r
+      -- Per row by the whole key: a plain join lets the planner scan every retained event (see DeliveryBatches' LOAD).
+      CROSS JOIN LATERAL (SELECT seq FROM event_log WHERE id = r.event_id AND received_at = r.received_at LIMIT 1) e
+      ORDER BY e.seq`;
     return rows.map((row) => ({ eventId: row.event_id, attempts: row.attempts }));
   }
 
