@@ -1,9 +1,10 @@
-import { LOAD_DELIVERIES_SQL } from '../../libs/database/src/repositories/delivery-batches';
+import { LOAD_DELIVERIES_SQL, RECORD_ATTEMPTS_SQL } from '../../libs/database/src/repositories/delivery-batches';
 import { ScratchDatabase } from './scratch-database';
 
 interface PlanNode {
   'Node Type': string;
   'Relation Name'?: string;
+  'Actual Loops'?: number;
   Plans?: PlanNode[];
 }
 
@@ -53,5 +54,42 @@ describe('Webhook delivery loads on partitioned tables', () => {
 
     const { rows } = await db.prisma.pool.query<{ event_id: string; event_type: string }>(LOAD_DELIVERIES_SQL, [batch]);
     expect(rows.map((row) => [row.event_id, row.event_type]).sort()).toEqual(batch.map((id) => [id, 'message']).sort());
+  });
+
+  it("records a batch of attempts touching only the partition of each delivery's event", async () => {
+    const loaded = await db.rows<{ event_id: string; received_at: Date }>(
+      `SELECT event_id, received_at AT TIME ZONE 'UTC' AS received_at FROM webhook_deliveries WHERE event_id = ANY($1::text[])`,
+      [Array.from({ length: 100 }, (_, i) => `evt_${8000 + i}`)],
+    );
+    const input = loaded.map((row, n) => ({
+      n,
+      event_id: row.event_id,
+      received_at: row.received_at.toISOString(),
+      number: 1,
+      url: 'https://hooks.example.com/in',
+      started_at: new Date().toISOString(),
+      duration_ms: 3,
+      status_code: 200,
+      outcome: 'delivered',
+      error: null,
+      state: 'delivered',
+      schedule_step: 0,
+      next_attempt_at: new Date().toISOString(),
+      last_error: null,
+    }));
+    const client = await db.prisma.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const { rows } = await client.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }>(
+        `EXPLAIN (ANALYZE, FORMAT JSON) ${RECORD_ATTEMPTS_SQL.replace('$1::jsonb', `'${JSON.stringify(input)}'::jsonb`)}`,
+      );
+      const probed = nodesOf(rows[0]['QUERY PLAN'][0].Plan)
+        .filter((node) => node['Relation Name']?.startsWith('webhook_deliveries_') && (node['Actual Loops'] ?? 0) > 0)
+        .map((node) => node['Relation Name']);
+      expect(probed).toEqual([`webhook_deliveries_p${new Date().toISOString().slice(0, 10).replaceAll('-', '')}`]);
+    } finally {
+      await client.query('ROLLBACK');
+      client.release();
+    }
   });
 });

@@ -88,7 +88,7 @@ describe('PartitionMaintenance on PostgreSQL', () => {
   });
 
   async function deliver(event: StoredEvent, number = 1): Promise<boolean> {
-    return deliveries.recordAttempt(event.envelope.eventId, attempt(number, 'delivered'), {
+    return deliveries.recordAttempt(event.envelope, attempt(number, 'delivered'), {
       state: 'delivered',
       scheduleStep: 0,
       nextAttemptAt: new Date(),

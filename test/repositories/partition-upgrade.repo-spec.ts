@@ -146,7 +146,7 @@ describe('partitioning migration on a database filled by the previous schema', (
       error: null,
     };
     expect(
-      await deliveries.recordAttempt(events[3].id, attempt, {
+      await deliveries.recordAttempt(pending!.envelope, attempt, {
         state: 'delivered',
         scheduleStep: 0,
         nextAttemptAt: new Date(),

@@ -81,13 +81,13 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
       });
       const retryAt = new Date('2026-11-20T10:00:30.000Z');
       const [first, repeated] = await Promise.all([
-        deliveries.recordAttempt(eventId, attempt(1, 500, 'failed'), {
+        deliveries.recordAttempt(event.envelope, attempt(1, 500, 'failed'), {
           state: 'pending',
           scheduleStep: 1,
           nextAttemptAt: retryAt,
           lastError: 'HTTP 500',
         }),
-        deliveries.recordAttempt(eventId, attempt(1, 200, 'delivered'), {
+        deliveries.recordAttempt(event.envelope, attempt(1, 200, 'delivered'), {
           state: 'delivered',
           scheduleStep: 1,
           nextAttemptAt: retryAt,
@@ -96,7 +96,7 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
       ]);
       expect([first, repeated]).toEqual([true, false]);
       expect(
-        await deliveries.recordAttempt(eventId, attempt(2, 200, 'delivered'), {
+        await deliveries.recordAttempt(event.envelope, attempt(2, 200, 'delivered'), {
           state: 'delivered',
           scheduleStep: 2,
           nextAttemptAt: retryAt,
@@ -104,7 +104,7 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
         }),
       ).toBe(true);
       expect(
-        await deliveries.recordAttempt(eventId, attempt(3, 200, 'delivered'), {
+        await deliveries.recordAttempt(event.envelope, attempt(3, 200, 'delivered'), {
           state: 'delivered',
           scheduleStep: 3,
           nextAttemptAt: retryAt,
@@ -130,7 +130,7 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
       const [instance, other] = await db.instances(2);
       const kept = (await log.append(instance, 'message', { i: 0 }, { deliver: false })) as StoredEvent;
       const [sent] = await delivered(instance, 1);
-      await deliveries.recordAttempt(sent.envelope.eventId, attempt(1, 500, 'failed'), {
+      await deliveries.recordAttempt(sent.envelope, attempt(1, 500, 'failed'), {
         state: 'failed',
         scheduleStep: 4,
         nextAttemptAt: new Date(),
@@ -162,11 +162,11 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
       const later = new Date(Date.now() + 3_600_000);
       const failed = { state: 'failed' as const, scheduleStep: 9, nextAttemptAt: later, lastError: 'HTTP 500' };
       const waiting = { state: 'pending' as const, scheduleStep: 2, nextAttemptAt: later, lastError: 'HTTP 503' };
-      await deliveries.recordAttempt(old[0].envelope.eventId, attempt(1, 500, 'failed'), failed);
-      await deliveries.recordAttempt(recent[2].envelope.eventId, attempt(1, 500, 'failed'), failed);
-      await deliveries.recordAttempt(recent[1].envelope.eventId, attempt(1, 503, 'failed'), waiting);
-      await deliveries.recordAttempt(recent[0].envelope.eventId, attempt(1, 503, 'failed'), waiting);
-      await deliveries.recordAttempt(elsewhere.envelope.eventId, attempt(1, 503, 'failed'), waiting);
+      await deliveries.recordAttempt(old[0].envelope, attempt(1, 500, 'failed'), failed);
+      await deliveries.recordAttempt(recent[2].envelope, attempt(1, 500, 'failed'), failed);
+      await deliveries.recordAttempt(recent[1].envelope, attempt(1, 503, 'failed'), waiting);
+      await deliveries.recordAttempt(recent[0].envelope, attempt(1, 503, 'failed'), waiting);
+      await deliveries.recordAttempt(elsewhere.envelope, attempt(1, 503, 'failed'), waiting);
 
       expect(await deliveries.releaseWaiting(instance)).toEqual([
         { eventId: recent[0].envelope.eventId, attempts: 1 },

@@ -265,7 +265,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
   }
 
   private async finish(delivery: PendingDelivery, record: AttemptRecord, next: DeliveryOutcome): Promise<void> {
-    const recorded = await this.deliveries.recordAttempt(delivery.eventId, record, next);
+    const recorded = await this.deliveries.recordAttempt(delivery.envelope, record, next);
     if (!recorded) return;
     if (record.outcome === 'delivered') await this.recovery.delivered(delivery.instanceId);
     if (next.state === 'pending') {

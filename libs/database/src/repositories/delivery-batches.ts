@@ -17,6 +17,8 @@ export interface DeliveryRow {
 
 export interface AttemptWrite {
   eventId: string;
+  /** The event's partition key: the update then touches one partition's index instead of every retained day's. */
+  receivedAt: Date;
   number: number;
   url: string;
   startedAt: Date;
@@ -51,14 +53,16 @@ export const LOAD_DELIVERIES_SQL = `SELECT d.event_id, d.instance_id, d.state::t
  * is recorded; the others (a stalled job run twice, or the later of two copies in one batch) change nothing. One
  * statement, one commit.
  */
-const RECORD = `WITH input AS (
-      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(n int, event_id text, number int, url text, started_at text, duration_ms int,
+export const RECORD_ATTEMPTS_SQL = `WITH input AS (
+      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(n int, event_id text, received_at text, number int, url text, started_at text, duration_ms int,
         status_code int, outcome text, error text, state text, schedule_step int, next_attempt_at text, last_error text)
     ), moved AS (
       UPDATE webhook_deliveries d
       SET attempts = input.number, state = input.state::"DeliveryState", schedule_step = input.schedule_step,
           next_attempt_at = input.next_attempt_at::timestamp(3), last_error = input.last_error, updated_at = now()
-      FROM input WHERE d.event_id = input.event_id AND d.attempts = input.number - 1 AND d.state = 'pending'
+      FROM input
+      WHERE d.event_id = input.event_id AND d.received_at = input.received_at::timestamp(3)
+        AND d.attempts = input.number - 1 AND d.state = 'pending'
         -- Of two copies of one attempt in the batch only the first: an UPDATE joined to both would take either.
         AND NOT EXISTS (SELECT 1 FROM input earlier WHERE earlier.event_id = input.event_id AND earlier.number = input.number AND earlier.n < input.n)
       RETURNING input.n, d.received_at
@@ -129,6 +133,7 @@ export class DeliveryBatches {
       attempts.map((attempt, n) => ({
         n,
         event_id: attempt.eventId,
+        received_at: attempt.receivedAt.toISOString(),
         number: attempt.number,
         url: attempt.url,
         started_at: attempt.startedAt.toISOString(),
@@ -142,7 +147,7 @@ export class DeliveryBatches {
         last_error: attempt.lastError,
       })),
     );
-    const [{ moved }] = await queryRetrying<{ moved: number[] }>(this.db, { name: 'record-attempts', text: RECORD }, [input]);
+    const [{ moved }] = await queryRetrying<{ moved: number[] }>(this.db, { name: 'record-attempts', text: RECORD_ATTEMPTS_SQL }, [input]);
     const recorded = new Set(moved);
     return attempts.map((_, n) => recorded.has(n));
   }

@@ -127,8 +127,8 @@ export class WebhookDeliveryRepository {
    * only if nobody recorded attempt `number` first (a stalled job run twice records once). Returns whether this call
    * recorded it.
    */
-  recordAttempt(eventId: string, attempt: AttemptRecord, next: DeliveryOutcome): Promise<boolean> {
-    return this.batches.record({ eventId, ...attempt, ...next });
+  recordAttempt(event: Pick<EventEnvelope, 'eventId' | 'receivedAt'>, attempt: AttemptRecord, next: DeliveryOutcome): Promise<boolean> {
+    return this.batches.record({ eventId: event.eventId, receivedAt: new Date(event.receivedAt), ...attempt, ...next });
   }
 
   /** Deliveries whose attempt is overdue by more than `graceMs`: their job was lost (Redis flushed, worker killed). */
