@@ -112,6 +112,24 @@ describe('split brain: a frozen owner resumes after its shard was taken over (re
     );
   }
 
+  /** A contact's message to the device: 'recorded' once in the event log, or 'undecryptable' once the worker logs so. */
+  async function receivedOrUndecryptable(instance: CreatedInstance, worker: AppProcess, phone: string, deviceJid: string, text: string) {
+    const logBefore = worker.output().length;
+    const { id } = await network.sendFromContact(phone, deviceJid, { conversation: text });
+    const seen = await eventually(
+      async () => ({
+        recorded: (await messagesOf(instance)).some((message) => message.text === text),
+        undecryptable: worker
+          .output()
+          .slice(logBefore)
+          .split('\n')
+          .some((line) => line.includes(id) && /decrypt/i.test(line)),
+      }),
+      ({ recorded, undecryptable }) => recorded || undecryptable,
+    );
+    return seen.recorded ? 'recorded' : 'undecryptable';
+  }
+
   it("refuses the stale owner's writes and closes its session; the successor's works; every later message decrypts", async () => {
     const customer = await createCustomer(http, 'Split Brain Co');
     let instance = await createInstance(http, customer.apiKey, { name: 'split brain', sandbox: false });
@@ -186,11 +204,13 @@ describe('split brain: a frozen owner resumes after its shard was taken over (re
     );
     expect(await shardsOf(owner)).toContain(SHARD);
     await waitForStatus(http, instance, (status) => status.isConnected);
+    // Ann first: her message continues the session the successor's first send started, which only the successor's
+    // writes hold (a new process's first send starts a new session, so a send first would not depend on them).
     const afterReload = {
+      fromAnn: await receivedOrUndecryptable(instance, owner, ANN_PHONE, deviceJid, 'from Ann after the reload'),
       toAnn: await sendTo(instance, ANN_PHONE, 'to Ann after the reload'),
       toBob: await sendTo(instance, BOB_PHONE, 'to Bob after the reload'),
     };
-    await receiveFrom(instance, ANN_PHONE, deviceJid, 'from Ann after the reload');
     await receiveFrom(instance, BOB_PHONE, deviceJid, 'from Bob after the reload');
 
     const links = await network.links(deviceJid);
@@ -219,6 +239,7 @@ describe('split brain: a frozen owner resumes after its shard was taken over (re
         toBob: { status: 201, text: 'to Bob after the resume', error: null },
       },
       afterReload: {
+        fromAnn: 'recorded',
         toAnn: { status: 201, text: 'to Ann after the reload', error: null },
         toBob: { status: 201, text: 'to Bob after the reload', error: null },
       },
