@@ -1,5 +1,12 @@
 import { Client } from 'pg';
-import { FencedOutError, MessageRepository, NetworkAuthRepository, ShardLeaseRepository, type Fence } from '@app/database';
+import {
+  FencedOutError,
+  InstanceLifecycleRepository,
+  MessageRepository,
+  NetworkAuthRepository,
+  ShardLeaseRepository,
+  type Fence,
+} from '@app/database';
 import { EventAppendGroupCommit } from '../../libs/database/src/repositories/event-append-group-commit';
 import { OutcomeGroupCommit } from '../../libs/database/src/repositories/outcome-group-commit';
 import { testConfig, testEnv } from '../support/environment';
@@ -14,6 +21,7 @@ describe('fenced writes on PostgreSQL (a lease that passed on cannot change what
   const leases = new ShardLeaseRepository(testConfig());
   const messages = new MessageRepository(db.prisma);
   const auth = new NetworkAuthRepository(db.prisma, db.box);
+  const lifecycle = new InstanceLifecycleRepository(db.prisma);
   const usedShards: number[] = [];
 
   afterAll(async () => {
@@ -61,6 +69,22 @@ describe('fenced writes on PostgreSQL (a lease that passed on cannot change what
     expect(await auth.credentials(instance)).toBe('{"v":"new owner"}');
     expect(Object.fromEntries(await auth.keys(instance, 'session', ['a']))).toEqual({ a: '"new owner"' });
     expect(await auth.keys(instance, 'pre-key', ['1'])).toEqual(new Map());
+  });
+
+  it("refuses a status write under a stale token: the old owner cannot mark the new owner's live link disconnected", async () => {
+    const [instance] = await db.instances(1);
+    const { stale, current } = await takenOver();
+    await lifecycle.setStatus(instance, 'connected', '447700900300:1@s.whatsapp.net', current);
+    const written = await lifecycle.find(instance);
+
+    await expect(lifecycle.setStatus(instance, 'disconnected', undefined, stale)).rejects.toEqual(new FencedOutError(stale));
+    await expect(lifecycle.setStatus(instance, 'unpaired', null, stale)).rejects.toEqual(new FencedOutError(stale));
+
+    expect(await lifecycle.find(instance)).toEqual(written);
+    expect(written).toMatchObject({ status: 'connected', deviceId: '447700900300:1@s.whatsapp.net' });
+    // Under the current token `deviceId: undefined` keeps the stored device, as without a fence.
+    await lifecycle.setStatus(instance, 'disconnected', undefined, current);
+    expect(await lifecycle.find(instance)).toMatchObject({ status: 'disconnected', deviceId: '447700900300:1@s.whatsapp.net' });
   });
 
   it('in a batched outcome commit fails only the fenced-out outcome, with FencedOutError; the rest is recorded', async () => {

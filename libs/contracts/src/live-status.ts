@@ -5,6 +5,8 @@ export interface LiveStatus {
   status: InstanceStatus;
   deviceId: string | null;
   updatedAt: number;
+  /** The fencing token of the shard lease it was written under: a write under an older token never replaces it. */
+  token?: number;
 }
 
 export function liveStatusKey(prefix: string, instanceId: string): string {

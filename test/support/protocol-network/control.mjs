@@ -38,6 +38,7 @@ export function controlRoutes(network) {
         return { held: [...device.preKeys.keys()], reused: device.reusedPreKeyIds };
       },
     ],
+    [/^GET \/devices\/links$/, ({ query }) => network.links(deviceOf(network, String(query.get('jid'))))],
     [/^POST \/devices\/pre-key-low$/, ({ body }) => network.preKeyLow(deviceOf(network, body.jid))],
     [
       /^POST \/devices\/disconnect$/,

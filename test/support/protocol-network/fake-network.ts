@@ -30,6 +30,18 @@ export interface ReceivedMessage {
   error?: string;
 }
 
+/** One connection that logged in as a device, on the fake network's clock (one counter for logins, stanzas and ends). */
+export interface DeviceLink {
+  connection: number;
+  login: number;
+  /** When the server stopped taking it as the device; absent while it still is. */
+  ended?: number;
+  /** 'replaced' (a newer login of the device), 'closed' (the socket), 'stream error <code>' or 'failure <reason>'. */
+  endedBy?: string;
+  /** When each stanza it sent arrived. */
+  stanzas: number[];
+}
+
 export interface PairingCompanion {
   refs: string[];
   noiseKey: string;
@@ -123,6 +135,11 @@ export class FakeNetworkProcess {
    */
   preKeys(jid: string): Promise<{ held: number[]; reused: number[] }> {
     return this.call('GET', `/devices/pre-keys?jid=${encodeURIComponent(jid)}`);
+  }
+
+  /** Every connection that logged in as the device, in login order (`DeviceLink`). */
+  links(jid: string): Promise<DeviceLink[]> {
+    return this.call('GET', `/devices/links?jid=${encodeURIComponent(jid)}`);
   }
 
   companions(): Promise<PairingCompanion[]> {

@@ -114,6 +114,8 @@ export class FakeNetwork {
     this.authority = authority;
     this.log = log;
     this.connections = new Set();
+    /** Every connection ever attached, closed ones included (for `links`). */
+    this.allConnections = new Set();
     this.accounts = new Map();
     this.devices = [];
     /** Every stanza our devices sent, decoded, for tests to inspect. */
@@ -124,6 +126,26 @@ export class FakeNetwork {
     this.addressing = 'pn';
     /** Protocol handlers added by other modules (media, groups): `{ iq?, receipt?, message? }(connection, node)`, true when handled. */
     this.handlers = [];
+    /** Numbers connections and orders what happens to them (`links`): one counter for every login, stanza and close. */
+    this.nextConnection = 1;
+    this.nextSeq = 1;
+  }
+
+  /** The next number on the network's one clock of link events, so tests can order logins, stanzas and closes. */
+  tick() {
+    return this.nextSeq++;
+  }
+
+  /**
+   * Every connection that logged in as the device, in login order: when it logged in, when the server stopped taking
+   * it as the device (`ended`: replaced by a newer login, a stream error, or the socket closed) and why, and when each
+   * stanza it sent arrived. Two sessions of one identity both acted if one's stanzas fall after its own end or inside
+   * another's window.
+   */
+  links(device) {
+    return [...this.allConnections]
+      .filter((c) => c.device === device && c.link)
+      .map((c) => ({ connection: c.id, ...c.link, stanzas: [...c.link.stanzas] }));
   }
 
   contact(phone, name, lidUser) {
@@ -167,8 +189,10 @@ export class FakeNetwork {
   attach(socket) {
     const connection = new Connection(this, socket);
     this.connections.add(connection);
+    this.allConnections.add(connection);
     socket.on('close', () => {
       connection.closed = true;
+      connection.endLink('closed');
       this.connections.delete(connection);
     });
     return connection;
@@ -444,6 +468,9 @@ class Connection {
     this.closed = false;
     this.loggedIn = false;
     this.refs = [];
+    this.id = network.nextConnection++;
+    /** Set at login: `{ login, ended?, endedBy?, stanzas }` on the network's clock (`FakeNetwork.links`). */
+    this.link = undefined;
     this.noise = new NoiseResponder(network.authority, {
       send: (frame) => !this.closed && socket.send(frame),
       onHandshake: (payload, clientStatic) => this.handshake(payload, clientStatic),
@@ -466,17 +493,23 @@ class Connection {
       attrs: code === undefined ? {} : { code: String(code) },
       content: reasonTag ? [{ tag: reasonTag, attrs: reasonAttrs }] : undefined,
     });
-    this.end();
+    this.end(reasonAttrs.type === 'replaced' ? 'replaced' : `stream error ${code ?? reasonTag}`);
   }
 
   failure(reason) {
     this.send({ tag: 'failure', attrs: { reason: String(reason), location: 'fake' } });
-    this.end();
+    this.end(`failure ${reason}`);
   }
 
-  end() {
+  end(why = 'stream error') {
     this.loggedIn = false;
+    this.endLink(why);
     setTimeout(() => this.socket.close(), 20);
+  }
+
+  /** From now on the server no longer takes this connection as its device (the first reason counts). */
+  endLink(why) {
+    if (this.link && this.link.ended === undefined) Object.assign(this.link, { ended: this.network.tick(), endedBy: why });
   }
 
   handshake(payload, clientStatic) {
@@ -516,6 +549,7 @@ class Connection {
     for (const other of this.network.connections) {
       if (other !== this && other.device === device && other.loggedIn) other.streamError(undefined, 'conflict', { type: 'replaced' });
     }
+    this.link = { login: this.network.tick(), ended: undefined, endedBy: undefined, stanzas: [] };
     this.send({
       tag: 'success',
       attrs: { t: nowSeconds(), lid: device.lid, location: 'fake', props: '1', abprops: '1', creation: nowSeconds() },
@@ -531,6 +565,7 @@ class Connection {
   }
 
   async node(node) {
+    this.link?.stanzas.push(this.network.tick());
     this.network.received.push({
       device: this.device?.jid,
       tag: node.tag,

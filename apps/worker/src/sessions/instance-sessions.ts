@@ -143,8 +143,12 @@ export class InstanceSessions {
   async openShard(shard: number): Promise<void> {
     const instances = await this.instances.inShard(shard);
     // A pairing attempt belonged to the previous owner's session; the client asks for a new QR code.
+    const fence = this.lease.fence(shard);
+    if (!fence) return;
     await Promise.all(
-      instances.filter((instance) => instance.status === 'pairing').map((instance) => this.statuses.set(instance.id, 'unpaired', null)),
+      instances
+        .filter((instance) => instance.status === 'pairing')
+        .map((instance) => this.statuses.set(instance.id, 'unpaired', null, fence)),
     );
     this.pacer.enqueue(
       instances
@@ -406,8 +410,11 @@ export class InstanceSessions {
   private transition(managed: ManagedSession, status: InstanceStatus): void {
     managed.status = status;
     const deviceId = status === 'unpaired' || status === 'pairing' ? null : managed.deviceId;
-    void this.inLane(managed.instance.id, () => this.statuses.set(managed.instance.id, status, deviceId)).catch((error: Error) =>
-      this.logger.error(`${managed.instance.id}: status ${status} not saved: ${error.message}`),
+    void this.inLane(managed.instance.id, () => this.statuses.set(managed.instance.id, status, deviceId, managed.fence)).catch(
+      (error: Error) => {
+        if (error instanceof FencedOutError) this.fencedOut(error.fence);
+        this.logger.error(`${managed.instance.id}: status ${status} not saved: ${error.message}`);
+      },
     );
   }
 

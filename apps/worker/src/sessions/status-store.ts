@@ -1,8 +1,23 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { liveStatusKey, type InstanceStatus, type LiveStatus } from '@app/contracts';
-import { InstanceLifecycleRepository } from '@app/database';
+import { InstanceLifecycleRepository, type Fence } from '@app/database';
 import { RedisService } from '@app/redis';
+
+/**
+ * Replaces the live copy unless the one stored was written under a newer fencing token (tokens only grow, over all
+ * shards): a worker whose PostgreSQL write passed its fence just before the lease moved cannot overwrite, in Redis, the
+ * status the next owner wrote since. A copy without a token (older builds) is replaced.
+ */
+const SET_UNLESS_NEWER = `
+local current = redis.call('GET', KEYS[1])
+if current then
+  local ok, stored = pcall(cjson.decode, current)
+  if ok and type(stored) == 'table' and type(stored.token) == 'number' and stored.token > tonumber(ARGV[2]) then return 0 end
+end
+redis.call('SET', KEYS[1], ARGV[1])
+return 1
+`;
 
 /** Instance status transitions: persisted in PostgreSQL and mirrored in Redis for the API's fast reads. */
 @Injectable()
@@ -13,10 +28,14 @@ export class StatusStore {
     private readonly redis: RedisService,
   ) {}
 
-  async set(instanceId: string, status: InstanceStatus, deviceId: string | null): Promise<void> {
-    await this.instances.setStatus(instanceId, status, deviceId);
-    const live: LiveStatus = { status, deviceId, updatedAt: Date.now() };
-    await this.redis.client.set(liveStatusKey(this.config.queuePrefix, instanceId), JSON.stringify(live));
+  /**
+   * Under the shard lease `fence`: PostgreSQL refuses the write once the lease has passed on (FencedOutError, and Redis
+   * is left alone), so only the current owner's sessions say whether the instance is connected.
+   */
+  async set(instanceId: string, status: InstanceStatus, deviceId: string | null, fence: Fence): Promise<void> {
+    await this.instances.setStatus(instanceId, status, deviceId, fence);
+    const live: LiveStatus = { status, deviceId, updatedAt: Date.now(), token: fence.token };
+    await this.redis.client.eval(SET_UNLESS_NEWER, 1, liveStatusKey(this.config.queuePrefix, instanceId), JSON.stringify(live), fence.token);
   }
 
   async forget(instanceId: string): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { InstanceStatus } from '@app/contracts';
 import { PrismaService } from '../prisma.service';
+import { FencedOutError, fenceHolds, type Fence } from './fence';
 
 export interface OwnedInstance {
   id: string;
@@ -46,11 +47,28 @@ export class InstanceLifecycleRepository {
     return row.useCustomDefaults ? row.customer.defaultHistorySync : row.historySync;
   }
 
-  /** Persists a transition; `deviceId: undefined` keeps the stored one. */
-  async setStatus(instanceId: string, status: InstanceStatus, deviceId?: string | null): Promise<void> {
-    await this.prisma.instance.updateMany({
-      where: { id: instanceId },
-      data: { status, statusChangedAt: new Date(), ...(deviceId !== undefined ? { deviceId } : {}) },
-    });
+  /**
+   * Persists a transition; `deviceId: undefined` keeps the stored one. With a `fence` (the session's shard lease),
+   * PostgreSQL writes it only while that lease is current, in the same statement, and FencedOutError is thrown
+   * otherwise: a worker whose shard passed on would else mark the next owner's live link disconnected.
+   */
+  async setStatus(instanceId: string, status: InstanceStatus, deviceId?: string | null, fence?: Fence): Promise<void> {
+    if (!fence) {
+      await this.prisma.instance.updateMany({
+        where: { id: instanceId },
+        data: { status, statusChangedAt: new Date(), ...(deviceId !== undefined ? { deviceId } : {}) },
+      });
+      return;
+    }
+    const { rows } = await this.prisma.pool.query<{ allowed: boolean }>(
+      `WITH allowed AS (SELECT ${fenceHolds('$5', '$6')} AS ok), updated AS (
+         UPDATE instances SET status = $2::"InstanceStatus", status_changed_at = $7::timestamptz AT TIME ZONE 'UTC',
+                device_id = CASE WHEN $3::boolean THEN $4 ELSE device_id END
+         WHERE id = $1 AND (SELECT ok FROM allowed)
+       )
+       SELECT ok AS allowed FROM allowed`,
+      [instanceId, status, deviceId !== undefined, deviceId ?? null, fence.shard, fence.token, new Date()],
+    );
+    if (!rows[0]?.allowed) throw new FencedOutError(fence);
   }
 }
