@@ -117,7 +117,9 @@ describe('loadConfig', () => {
   it('takes 4,096 shards by default and only a power of two up to 65,536', () => {
     expect(loadConfig(minimal).shardCount).toBe(4096);
     expect(loadConfig({ ...minimal, SHARD_COUNT: '65536' }).shardCount).toBe(65_536);
-    expect(problemsOf({ ...minimal, SHARD_COUNT: '1000' })).toEqual(['SHARD_COUNT must be a power of two (1, 2, 4, ... 65536), got "1000"']);
+    expect(problemsOf({ ...minimal, SHARD_COUNT: '1000' })).toEqual([
+      'SHARD_COUNT must be a power of two (1, 2, 4, ... 65536), got "1000"',
+    ]);
     expect(problemsOf({ ...minimal, SHARD_COUNT: '131072' })).toEqual(['SHARD_COUNT must be an integer from 1 to 65536, got "131072"']);
   });
 

@@ -1,4 +1,11 @@
-import { DATABASE_POOLER_MODES, INTERACTIVE_TEXT_FALLBACKS, REDIS_MODES, type AppConfig, type RedisAddress, type RedisTopology } from './app-config';
+import {
+  DATABASE_POOLER_MODES,
+  INTERACTIVE_TEXT_FALLBACKS,
+  REDIS_MODES,
+  type AppConfig,
+  type RedisAddress,
+  type RedisTopology,
+} from './app-config';
 import { secretWeakness } from './secret-strength';
 import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
 

@@ -64,7 +64,7 @@ export class CommandClient implements OnModuleDestroy {
       if (reply === 'timeout') throw new AppError('instance_unavailable');
       if (reply !== undefined && !('notOwner' in reply)) {
         if (!reply.ok) throw new AppError(reply.code, reply.detail);
-        return reply.result as CommandResult<N>;
+        return reply.result;
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MS, Math.max(0, deadline - Date.now()))));
     }
@@ -83,7 +83,9 @@ export class CommandClient implements OnModuleDestroy {
       timer = setTimeout(() => resolve('timeout'), Math.max(0, request.deadline - Date.now()));
     });
     try {
-      const listeners = await this.redis.publish(workerCommandChannel(this.config.queuePrefix, owner), JSON.stringify(request)).catch(() => 0);
+      const listeners = await this.redis
+        .publish(workerCommandChannel(this.config.queuePrefix, owner), JSON.stringify(request))
+        .catch(() => 0);
       if (listeners === 0) return undefined;
       return await reply;
     } finally {

@@ -46,7 +46,9 @@ export class SendDoorbells implements OnModuleDestroy {
     try {
       owner = await this.owners.ownerOf(shardOf(job.instanceId, this.config.shardCount), { reread: options.reread });
     } catch (error) {
-      this.logger.warn(`send job for ${job.messageId} not queued, owner unknown (the reconciler will pick it up): ${(error as Error).message}`);
+      this.logger.warn(
+        `send job for ${job.messageId} not queued, owner unknown (the reconciler will pick it up): ${(error as Error).message}`,
+      );
       return false;
     }
     if (owner === undefined || owner === options.except) return false;

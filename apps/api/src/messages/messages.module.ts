@@ -7,5 +7,8 @@ import { MessageSends } from './message-sends';
 import { MessagesController } from './messages.controller';
 import { MessagesService } from './messages.service';
 
-@Module({ controllers: [MessagesController], providers: [MessagesService, MessageSends, MediaSends, MessageRules, SendDoorbells, PublicUrls] })
+@Module({
+  controllers: [MessagesController],
+  providers: [MessagesService, MessageSends, MediaSends, MessageRules, SendDoorbells, PublicUrls],
+})
 export class MessagesModule {}

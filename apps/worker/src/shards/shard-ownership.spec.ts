@@ -105,7 +105,14 @@ describe('ShardOwnership in a fleet of 120 workers over 4,096 shards', () => {
 
   const startWorker = async (id: string): Promise<void> => {
     const ownership = new ShardOwnership(
-      { store, workerId: id, shardCount: SHARDS, leaseMs: 600_000, rebalanceEveryMs: 40, logger: { log: () => undefined, warn: () => undefined } },
+      {
+        store,
+        workerId: id,
+        shardCount: SHARDS,
+        leaseMs: 600_000,
+        rebalanceEveryMs: 40,
+        logger: { log: () => undefined, warn: () => undefined },
+      },
       {
         acquired: () => void (moves.acquired += 1),
         lost: (_shard, reason) => {

@@ -187,10 +187,10 @@ export class ShardLeaseRepository implements OnModuleDestroy {
           [this.scope],
         );
         if (live.rows[0].n > 0) throw new ShardSpaceBusyError(previousCount, shardCount, live.rows[0].n);
-        await client.query(
-          `UPDATE instances i SET shard = m.shard FROM unnest($1::text[], $2::int[]) AS m(id, shard) WHERE i.id = m.id`,
-          [moved.map((instance) => instance.id), moved.map((instance) => shardOf(instance.id, shardCount))],
-        );
+        await client.query(`UPDATE instances i SET shard = m.shard FROM unnest($1::text[], $2::int[]) AS m(id, shard) WHERE i.id = m.id`, [
+          moved.map((instance) => instance.id),
+          moved.map((instance) => shardOf(instance.id, shardCount)),
+        ]);
         await client.query(`DELETE FROM shard_leases WHERE scope = $1`, [this.scope]);
       }
       await client.query(
