@@ -173,6 +173,9 @@ export class ShardOwnership {
   /** Work started outside the loops (listener calls, releases after expiry) that stop() waits for. */
   private readonly background = new Set<Promise<void>>();
   private state: State = 'idle';
+  /** Leases waiting for the next release statement, and the tail of the statements already sent (`deleteLease`). */
+  private pendingRelease: { leases: Lease[]; done: Promise<void> } | undefined;
+  private releasing: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | undefined;
 
   constructor(
@@ -371,9 +374,32 @@ export class ShardOwnership {
     if (this.leases.get(lease.shard) === lease) this.leases.delete(lease.shard);
   }
 
-  private async deleteLease(lease: Lease): Promise<void> {
-    const deletion = this.store.release(this.workerId, [lease]).catch((error: unknown) => {
-      this.logger.warn(`shard ownership: releasing shard ${lease.shard} failed, it will expire: ${messageOf(error)}`);
+  /**
+   * Deletes the lease if still ours. Releases that come together (a rebalance hands hundreds of shards over at once) go
+   * in one statement, and one batch at a time: the lease pool has two connections, and a queue of single-row releases
+   * in front of a renewal would make the renewal late and every lease of this worker lapse.
+   */
+  private deleteLease(lease: Lease): Promise<void> {
+    if (!this.pendingRelease) {
+      const batch: { leases: Lease[]; done: Promise<void> } = { leases: [], done: Promise.resolve() };
+      batch.done = this.releasing
+        .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        .then(() => {
+          if (this.pendingRelease === batch) this.pendingRelease = undefined;
+          return this.releaseNow(batch.leases);
+        });
+      this.pendingRelease = batch;
+      this.releasing = batch.done;
+    }
+    this.pendingRelease.leases.push(lease);
+    return this.pendingRelease.done;
+  }
+
+  private async releaseNow(leases: Lease[]): Promise<void> {
+    const deletion = this.store.release(this.workerId, leases).catch((error: unknown) => {
+      this.logger.warn(
+        `shard ownership: releasing ${describeShards(leases.map((lease) => lease.shard))} failed, they will expire: ${messageOf(error)}`,
+      );
     });
     // Bounded: an unreachable database must not stall a handover or shutdown, and the lease expires by itself anyway.
     await settleWithin(deletion, this.stopTimeoutMs());
