@@ -140,19 +140,19 @@ export class InstanceSessions {
 
   /**
    * Queues every paired instance of a shard this worker just acquired for the resume pacer, which opens them at the
-   * configured rate over all shards this worker takes; a pairing in progress is reset at once. The shards acquired in one
-   * turn of the event loop (a worker starting alone takes all 4,096 at once) are read in one query.
+   * configured rate over all shards this worker takes; a pairing in progress is reset at once. The shards of one acquire
+   * (a worker starting alone takes all 4,096 at once) are read in one query.
    */
   openShard(shard: number): Promise<void> {
     if (!this.opening) {
-      const shards: number[] = [];
-      const done = new Promise<void>((resolve, reject) =>
-        setImmediate(() => {
-          this.opening = undefined;
-          this.openShards(shards).then(resolve, reject);
-        }),
-      );
-      this.opening = { shards, done };
+      const batch = { shards: [] as number[], done: Promise.resolve() };
+      // A microtask, not a timer: the listener calls of one acquire are all queued before the first runs, so they all
+      // join this batch before it is read.
+      batch.done = Promise.resolve().then(() => {
+        this.opening = undefined;
+        return this.openShards(batch.shards);
+      });
+      this.opening = batch;
     }
     this.opening.shards.push(shard);
     return this.opening.done;
