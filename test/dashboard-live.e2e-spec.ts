@@ -195,11 +195,12 @@ describe('dashboard: live instance list, test webhook, newest-first events, oper
           workers: { id: string; shards: number[] }[];
           shards: { owned: number };
         },
-      (body) => body.shards.owned === 16,
+      (body) => body.shards.owned === 4096,
     );
-    expect(overview.shards).toEqual({ total: 16, owned: 16, unowned: 0 });
+    // SHARD_COUNT's default: 4,096 virtual shards, all owned by the suite's worker.
+    expect(overview.shards).toEqual({ total: 4096, owned: 4096, unowned: 0 });
     expect(overview.workers.flatMap((entry) => entry.shards).sort((a, b) => a - b)).toEqual(
-      Array.from({ length: 16 }, (_, shard) => shard),
+      Array.from({ length: 4096 }, (_, shard) => shard),
     );
     expect(
       (overview as unknown as { instances: { byStatus: Record<string, number> } }).instances.byStatus.connected,

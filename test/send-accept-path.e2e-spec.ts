@@ -1,7 +1,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { Client } from 'pg';
-import { liveStatusKey, sendQueueName, shardOf, type LiveStatus, type SendJob } from '@app/contracts';
+import { liveStatusKey, shardOf, workerSendQueueName, type LiveStatus, type SendJob } from '@app/contracts';
 import { startApi, type RunningApi } from './support/api-harness';
 import { subPrefix, testEnv } from './support/environment';
 import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
@@ -78,6 +78,16 @@ describe('the send accept path', () => {
 
   it('stores concurrent sends to one instance in acceptance order, each client in its own order, each with one doorbell', async () => {
     const instance = await createInstance(http, customer.apiKey);
+    // The owner a worker would be: doorbells go to the queue of the worker holding the instance's shard.
+    const owner = `accept-owner-${instance.id}`;
+    await db.query(
+      `INSERT INTO shard_leases (scope, shard, worker_id, token, expires_at)
+       VALUES ($1, $2, $3, nextval('shard_lease_token_seq'), clock_timestamp() + interval '1 hour')
+       ON CONFLICT (scope, shard) DO UPDATE SET worker_id = EXCLUDED.worker_id, token = EXCLUDED.token, expires_at = EXCLUDED.expires_at`,
+      [api.config.queuePrefix, shardOf(instance.id, api.config.shardCount), owner],
+    );
+    // The API's map of owners serves reads for up to a second; the earlier sends here saw none.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
     await setLiveStatus(instance, 'connected');
     const clients = 25;
     const perClient = 12;
@@ -100,7 +110,7 @@ describe('the send accept path', () => {
       expect(mine).toEqual(Array.from({ length: perClient }, (_, i) => `c${client}-${i}`));
     }
     const connection = redis.duplicate();
-    const queue = new Queue<SendJob>(sendQueueName(shardOf(instance.id, api.config.shardCount)), {
+    const queue = new Queue<SendJob>(workerSendQueueName(owner), {
       connection,
       prefix: api.config.queuePrefix,
     });

@@ -66,7 +66,7 @@ describe('sends under Redis loss and a killed worker (two workers, several insta
         Promise.all(
           workers.map(async (worker) => ((await (await fetch(`${worker.url}/status`)).json()) as { shards: number[] }).shards.length),
         ),
-      (owned) => owned.every((count) => count > 0) && owned[0] + owned[1] === 16,
+      (owned) => owned.every((count) => count > 0) && owned[0] + owned[1] === api.config.shardCount,
       20_000,
     );
     const customer = await createCustomer(http, 'Redis Chaos Co');

@@ -52,7 +52,7 @@ describe('send durability under failure', () => {
     const http = new Http(api.url, { checkSpec: false });
     await eventually(
       async () => ((await (await fetch(`${workers[0].url}/status`)).json()) as { shards: number[] }).shards.length,
-      (owned) => owned === 16,
+      (owned) => owned === api.config.shardCount,
       15_000,
     );
     const customer = await createCustomer(http, 'Chaos Co');

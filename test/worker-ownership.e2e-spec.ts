@@ -147,4 +147,53 @@ describe('shard ownership across worker processes', () => {
     expect(samples.length).toBeGreaterThan(10);
     expect(conflicts).toEqual([]);
   });
+
+  it('spreads 4,096 virtual shards over three workers; the third takes only its share and the others only give', async () => {
+    const VIRTUAL = 4096;
+    const startVirtual = async () => {
+      const worker = await spawnApp('worker', { QUEUE_PREFIX: prefix, SHARD_LEASE_MS: String(LEASE_MS), SHARD_COUNT: String(VIRTUAL) });
+      workers.push(worker);
+      return worker;
+    };
+    await api.close();
+    api = await startApi({ queuePrefix: prefix, shardCount: VIRTUAL });
+    const http = new Http(api.url, { checkSpec: false });
+    const [first, second] = [await startVirtual(), await startVirtual()];
+    const halves = await eventually(
+      async () => [await statusOf(first), await statusOf(second)],
+      ([a, b]) => a?.shards.length === VIRTUAL / 2 && b?.shards.length === VIRTUAL / 2,
+      30_000,
+    );
+    // Commands reach the owner of the instance's shard, whichever of the workers it is.
+    const customer = await createCustomer(http, 'Virtual Co');
+    const instance = await createInstance(http, customer.apiKey);
+    const headers = { 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id };
+    expect((await http.post('/sandbox/pair', {}, headers)).status).toBe(200);
+
+    const third = await startVirtual();
+    const thirds = await eventually(
+      async () => [await statusOf(first), await statusOf(second), await statusOf(third)],
+      (statuses) => statuses.map((status) => status?.shards.length ?? 0).every((n) => n === 1365 || n === 1366),
+      30_000,
+    );
+    const [before1, before2] = halves.map((status) => new Set(status?.shards));
+    const [after1, after2, after3] = thirds.map((status) => status?.shards ?? []);
+    // 4,096 = 3 × 1,365 + 1: the extra shard stays with one of the workers that held 2,048.
+    expect([after1.length, after2.length, after3.length].sort()).toEqual([1365, 1365, 1366]);
+    expect(after3).toHaveLength(1365);
+    // Fewest moves: the first two only gave shards away, so exactly the third's 1,365 moved.
+    expect(after1.filter((shard) => !before1.has(shard))).toEqual([]);
+    expect(after2.filter((shard) => !before2.has(shard))).toEqual([]);
+    expect(new Set([...after1, ...after2, ...after3]).size).toBe(VIRTUAL);
+
+    // The instance answers after the move, from its shard's (possibly new) owner.
+    const owner = [thirds[0], thirds[1], thirds[2]].findIndex((status) => status?.shards.includes(shardOf(instance.id, VIRTUAL)));
+    expect(owner).toBeGreaterThanOrEqual(0);
+    const flushed = await eventually(
+      async () => (await http.post('/session/flush-history', undefined, headers)).status,
+      (status) => status === 202,
+      15_000,
+    );
+    expect(flushed).toBe(202);
+  }, 120_000);
 });

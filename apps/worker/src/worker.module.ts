@@ -3,7 +3,7 @@ import { ConfigModule, type AppConfig } from '@app/config';
 import { DatabaseModule } from '@app/database';
 import { BaileysModule, MessagingModule } from '@app/messaging';
 import { ObservabilityModule, loggerModule } from '@app/observability';
-import { RedisModule, WebhookQueue } from '@app/redis';
+import { RedisModule, SendDoorbells, WebhookQueue } from '@app/redis';
 import { MediaResolver } from './dispatch/media-resolver';
 import { SendDispatcher } from './dispatch/send-dispatcher';
 import { SendQueueConsumers } from './dispatch/send-queue-consumers';
@@ -69,6 +69,7 @@ export class WorkerModule {
         MediaResolver,
         SendDispatcher,
         SendQueueConsumers,
+        SendDoorbells,
         SendReconciler,
         ShardLeaseCheck,
         ShardCoordinator,

@@ -88,6 +88,7 @@ export interface AppConfig {
   encryptionKey: Buffer;
   sandboxEnabled: boolean;
   queuePrefix: string;
+  /** Virtual shards (a power of two): the unit of ownership; each live worker leases an even share of them. */
   shardCount: number;
   /** How long a worker's claim on a shard lasts without renewal; failover takes about this long. */
   shardLeaseMs: number;

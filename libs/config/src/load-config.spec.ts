@@ -29,7 +29,7 @@ describe('loadConfig', () => {
       workerHealthPort: 3001,
       sandboxEnabled: true,
       queuePrefix: 'mgw',
-      shardCount: 16,
+      shardCount: 4096,
       resumeRatePerSecond: 50,
       rateLimit: { requests: 100, windowSeconds: 1 },
       authFailureLimit: { limit: 30, windowSeconds: 60, blockSeconds: 900 },
@@ -109,9 +109,18 @@ describe('loadConfig', () => {
       'PORT must be an integer from 0 to 65535, got "eighty"',
       'ENCRYPTION_KEY is required (32 random bytes, base64: openssl rand -base64 32)',
       'SANDBOX_ENABLED must be true or false, got "maybe"',
-      'SHARD_COUNT must be an integer from 1 to 1024, got "0"',
+      'SHARD_COUNT must be an integer from 1 to 65536, got "0"',
       'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"',
     ]);
+  });
+
+  it('takes 4,096 shards by default and only a power of two up to 65,536', () => {
+    expect(loadConfig(minimal).shardCount).toBe(4096);
+    expect(loadConfig({ ...minimal, SHARD_COUNT: '65536' }).shardCount).toBe(65_536);
+    expect(problemsOf({ ...minimal, SHARD_COUNT: '1000' })).toEqual([
+      'SHARD_COUNT must be a power of two (1, 2, 4, ... 65536), got "1000"',
+    ]);
+    expect(problemsOf({ ...minimal, SHARD_COUNT: '131072' })).toEqual(['SHARD_COUNT must be an integer from 1 to 65536, got "131072"']);
   });
 
   it('rejects an encryption key of the wrong size without echoing it', () => {

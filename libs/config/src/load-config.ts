@@ -1,4 +1,11 @@
-import { DATABASE_POOLER_MODES, INTERACTIVE_TEXT_FALLBACKS, REDIS_MODES, type AppConfig, type RedisAddress, type RedisTopology } from './app-config';
+import {
+  DATABASE_POOLER_MODES,
+  INTERACTIVE_TEXT_FALLBACKS,
+  REDIS_MODES,
+  type AppConfig,
+  type RedisAddress,
+  type RedisTopology,
+} from './app-config';
 import { secretWeakness } from './secret-strength';
 import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
 
@@ -47,6 +54,17 @@ class EnvReader {
       this.problems.push(`${name} is not a valid URL`);
     }
     return value;
+  }
+
+  /**
+   * A power of two up to `max`. Shards are `hash % count`, so with powers of two every shard of a larger space lies inside
+   * one shard of a smaller one (`(hash % 4096) % 16 === hash % 16`): the space can grow without splitting any other way.
+   */
+  powerOfTwo(name: string, fallback: number, max: number): number {
+    const value = this.int(name, fallback, 1, max);
+    if ((value & (value - 1)) === 0) return value;
+    this.problems.push(`${name} must be a power of two (1, 2, 4, ... ${max}), got "${value}"`);
+    return fallback;
   }
 
   int(name: string, fallback: number, min: number, max: number): number {
@@ -198,7 +216,7 @@ function readAll(read: EnvReader): AppConfig {
     encryptionKey: read.encryptionKey('ENCRYPTION_KEY'),
     sandboxEnabled: read.bool('SANDBOX_ENABLED', true),
     queuePrefix: read.optional('QUEUE_PREFIX', 'mgw'),
-    shardCount: read.int('SHARD_COUNT', 16, 1, 1024),
+    shardCount: read.powerOfTwo('SHARD_COUNT', 4096, 65_536),
     shardLeaseMs: read.int('SHARD_LEASE_MS', 15_000, 1_000, 300_000),
     resumeRatePerSecond: read.int('RESUME_RATE_PER_SECOND', 50, 1, 10_000),
     shutdownTimeoutMs: read.int('SHUTDOWN_TIMEOUT_MS', 10_000, 1_000, 600_000),

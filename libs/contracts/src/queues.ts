@@ -1,24 +1,26 @@
 /**
- * The job queues: one send queue per shard, consumed only by the shard's owner. A job is a doorbell
- * ("instance X has accepted messages"); the messages themselves live in PostgreSQL. The webhook queue's job is one
- * delivery attempt (see `WEBHOOK_QUEUE`). Consumers take every job of their queue: the names label jobs for operators.
+ * The job queues: one send queue per worker, consumed only by that worker. A job is a doorbell ("instance X has accepted
+ * messages"); the messages themselves live in PostgreSQL, so a doorbell that reaches no owner loses nothing (the owner drains
+ * each instance when its session opens, and its reconciler finds rows left waiting). The webhook queue's job is one delivery
+ * attempt (see `WEBHOOK_QUEUE`). Consumers take every job of their queue: the names label jobs for operators.
  */
 export const JOB_NAMES = { send: 'message.send', deliver: 'webhook.deliver' } as const;
 
 export interface SendJob {
   instanceId: string;
   messageId: string;
+  /** Set when a worker passed the doorbell on to the owner it found: a doorbell is re-routed at most once. */
+  rerouted?: true;
 }
 
 /**
- * Each queue's name is a Redis Cluster hash tag, so all of one queue's keys (`<QUEUE_PREFIX>:{send-3}:wait`, ...:active,
- * its Lua scripts touch several) share a slot, and the send queues spread over the cluster, one slot per shard. On a
- * single node the braces are just characters. Jobs under the names before the tags (`send-3`, `webhooks`) are not read
- * after an upgrade; nothing is lost: a send job only rings a doorbell for messages PostgreSQL holds (the owner drains each
- * instance when its session opens), and the webhook reconciler re-queues deliveries whose job went missing.
+ * The send queue of one worker (`workerId` as in `shard_workers`). Addressed to the worker, not the shard, so the number of
+ * shards costs no queues: a worker owning 400 of 4,096 shards consumes one queue. The name is a Redis Cluster hash tag, so
+ * all of one queue's keys (`<QUEUE_PREFIX>:{send-w-...}:wait`, ...:active; its Lua scripts touch several) share a slot and
+ * the workers' queues spread over the cluster. On a single node the braces are just characters.
  */
-export function sendQueueName(shard: number): string {
-  return `{send-${shard}}`;
+export function workerSendQueueName(workerId: string): string {
+  return `{send-w-${workerId}}`;
 }
 
 export const SEND_JOB_OPTIONS = {

@@ -22,6 +22,7 @@ import { GroupStoreRepository } from './repositories/group-store.repository';
 import { SandboxWorldRepository } from './repositories/sandbox-world.repository';
 import { SandboxRepository } from './repositories/sandbox.repository';
 import { ShardLeaseRepository } from './repositories/shard-lease.repository';
+import { ShardOwnerMap } from './repositories/shard-owner-map';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 
 const repositories = [
@@ -44,6 +45,7 @@ const repositories = [
   DashboardUserRepository,
   DashboardSessionRepository,
   ShardLeaseRepository,
+  ShardOwnerMap,
   PartitionMaintenance,
 ];
 

@@ -22,5 +22,6 @@ export * from './repositories/network-message.repository';
 export * from './repositories/dashboard-user.repository';
 export * from './repositories/dashboard-session.repository';
 export * from './repositories/shard-lease.repository';
+export * from './repositories/shard-owner-map';
 export * from './repositories/fence';
 export * from './partitions/partition-maintenance';

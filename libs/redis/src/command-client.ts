@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   AppError,
-  commandChannel,
+  workerCommandChannel,
   shardOf,
   type CommandArgs,
   type CommandName,
@@ -14,19 +14,22 @@ import {
   type OperationName,
   type OperationResult,
 } from '@app/contracts';
+import { ShardOwnerMap } from '@app/database';
 import { RedisService } from './redis.service';
 import type { Subscription } from './subscription';
 
 const DEFAULT_DEADLINE_MS = 10_000;
-const NO_OWNER_RETRY_MS = 200;
+/** Pause before asking the owner map again after no owner, no listener or a "not mine" answer. */
+const RETRY_MS = 200;
 
 interface Pending {
-  resolve(reply: CommandReply): void;
+  resolve(reply: CommandReply | 'timeout'): void;
 }
 
 /**
- * Sends a command to whichever worker owns the instance's shard and waits for its answer. Commands travel
- * on their own pub/sub channel, so they never wait behind queued sends. No answer by the deadline → 503.
+ * Sends a command to the worker that owns the instance's shard (found in `ShardOwnerMap`, on that worker's own pub/sub
+ * channel) and waits for its answer. Commands travel on pub/sub, so they never wait behind queued sends. No answer by the
+ * deadline → 503.
  */
 @Injectable()
 export class CommandClient implements OnModuleDestroy {
@@ -37,6 +40,7 @@ export class CommandClient implements OnModuleDestroy {
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly redis: RedisService,
+    private readonly owners: ShardOwnerMap,
   ) {
     this.replyChannel = redis.key('reply', randomUUID());
   }
@@ -48,25 +52,44 @@ export class CommandClient implements OnModuleDestroy {
     deadlineMs = DEFAULT_DEADLINE_MS,
   ): Promise<CommandResult<N>> {
     await this.listen();
-    const request: CommandRequest<N> = {
-      requestId: randomUUID(),
-      instanceId,
-      name,
-      args,
-      deadline: Date.now() + deadlineMs,
-      replyTo: this.replyChannel,
-    };
-    const reply = new Promise<CommandReply | undefined>((resolve) => {
+    const deadline = Date.now() + deadlineMs;
+    const shard = shardOf(instanceId, this.config.shardCount);
+    let reread = false;
+    // Until the deadline: no owner yet (a takeover), an owner that is gone (no listener), or one that answers "not mine"
+    // (it is handing the shard over) all mean "ask the map again and resend"; none of them ran the command.
+    while (Date.now() < deadline) {
+      const owner = await this.owners.ownerOf(shard, { reread }).catch(() => undefined);
+      reread = true;
+      const reply = owner === undefined ? undefined : await this.ask(owner, { instanceId, name, args, deadline });
+      if (reply === 'timeout') throw new AppError('instance_unavailable');
+      if (reply !== undefined && !('notOwner' in reply)) {
+        if (!reply.ok) throw new AppError(reply.code, reply.detail);
+        return reply.result;
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MS, Math.max(0, deadline - Date.now()))));
+    }
+    throw new AppError('instance_unavailable');
+  }
+
+  /** Publishes to `owner`'s channel: undefined when nobody listens there, 'timeout' when the deadline passed unanswered. */
+  private async ask<N extends CommandName>(
+    owner: string,
+    command: Pick<CommandRequest<N>, 'instanceId' | 'name' | 'args' | 'deadline'>,
+  ): Promise<CommandReply | 'timeout' | undefined> {
+    const request: CommandRequest<N> = { ...command, requestId: randomUUID(), replyTo: this.replyChannel };
+    let timer: NodeJS.Timeout | undefined;
+    const reply = new Promise<CommandReply | 'timeout'>((resolve) => {
       this.pending.set(request.requestId, { resolve });
-      setTimeout(() => resolve(undefined), deadlineMs).unref();
+      timer = setTimeout(() => resolve('timeout'), Math.max(0, request.deadline - Date.now()));
     });
     try {
-      await this.publishUntilHeard(request);
-      const answer = await reply;
-      if (!answer) throw new AppError('instance_unavailable');
-      if (!answer.ok) throw new AppError(answer.code, answer.detail);
-      return answer.result;
+      const listeners = await this.redis
+        .publish(workerCommandChannel(this.config.queuePrefix, owner), JSON.stringify(request))
+        .catch(() => 0);
+      if (listeners === 0) return undefined;
+      return await reply;
     } finally {
+      clearTimeout(timer);
       this.pending.delete(request.requestId);
     }
   }
@@ -79,18 +102,6 @@ export class CommandClient implements OnModuleDestroy {
     deadlineMs = DEFAULT_DEADLINE_MS,
   ): Promise<OperationResult<N>> {
     return (await this.request(instanceId, 'network.perform', { name, args }, deadlineMs)) as OperationResult<N>;
-  }
-
-  /** While no worker listens on the shard (e.g. during a takeover), keep trying until the deadline. */
-  private async publishUntilHeard(request: CommandRequest): Promise<void> {
-    const channel = commandChannel(this.config.queuePrefix, shardOf(request.instanceId, this.config.shardCount));
-    const payload = JSON.stringify(request);
-    while (Date.now() < request.deadline) {
-      const listeners = await this.redis.publish(channel, payload).catch(() => 0);
-      if (listeners > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, NO_OWNER_RETRY_MS));
-    }
-    throw new AppError('instance_unavailable');
   }
 
   private listen(): Promise<Subscription> {

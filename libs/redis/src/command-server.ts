@@ -1,17 +1,26 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, commandChannel, type CommandReply, type CommandRequest } from '@app/contracts';
+import { AppError, workerCommandChannel, type CommandReply, type CommandRequest } from '@app/contracts';
 import { RedisService } from './redis.service';
 import type { Subscription } from './subscription';
 
 export type CommandHandler = (request: CommandRequest) => Promise<unknown>;
 
-/** The worker side of the command channel: listens on the channels of the shards it owns. */
+/** Thrown by a handler for an instance whose shard this worker does not hold: the client re-reads the owner map and resends. */
+export class NotOwnerError extends Error {
+  constructor(instanceId: string) {
+    super(`this worker does not hold the shard of ${instanceId}`);
+    this.name = 'NotOwnerError';
+  }
+}
+
+/** The worker side of the command channel: listens on this worker's own channel, for every shard it owns. */
 @Injectable()
 export class CommandServer {
   private readonly logger = new Logger(CommandServer.name);
   private subscriber: Subscription | undefined;
   private handler: CommandHandler | undefined;
+  private channel: string | undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -22,12 +31,14 @@ export class CommandServer {
     this.handler = handler;
   }
 
-  async serveShard(shard: number): Promise<void> {
-    await this.connection().subscribe(commandChannel(this.config.queuePrefix, shard));
+  /** Listens on `workerId`'s channel; the API addresses it once this worker's leases show in `shard_leases`. */
+  async serve(workerId: string): Promise<void> {
+    this.channel = workerCommandChannel(this.config.queuePrefix, workerId);
+    await this.connection().subscribe(this.channel);
   }
 
-  async stopServingShard(shard: number): Promise<void> {
-    await this.subscriber?.unsubscribe(commandChannel(this.config.queuePrefix, shard));
+  async stopServing(): Promise<void> {
+    if (this.channel) await this.subscriber?.unsubscribe(this.channel);
   }
 
   private connection(): Subscription {
@@ -44,7 +55,9 @@ export class CommandServer {
     try {
       reply = { requestId: request.requestId, ok: true, result: (await this.handler(request)) ?? {} };
     } catch (error) {
-      if (error instanceof AppError) {
+      if (error instanceof NotOwnerError) {
+        reply = { requestId: request.requestId, ok: false, notOwner: true };
+      } else if (error instanceof AppError) {
         reply = { requestId: request.requestId, ok: false, code: error.code, detail: error.detail };
       } else {
         this.logger.error({ err: error, command: request.name, instanceId: request.instanceId }, 'command failed');

@@ -7,3 +7,4 @@ export * from './command-client';
 export * from './command-server';
 export * from './webhook-queue';
 export * from './key-invalidations';
+export * from './send-doorbells';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppError, newMessageId, type InstanceScope, type Send } from '@app/contracts';
 import { IdempotencyMismatch, MessageRepository } from '@app/database';
-import { SendQueues } from './send-queues';
+import { SendDoorbells } from '@app/redis';
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
@@ -30,7 +30,7 @@ export type SendRequest = Send & { body: object };
 export class MessagesService {
   constructor(
     private readonly messages: MessageRepository,
-    private readonly queues: SendQueues,
+    private readonly doorbells: SendDoorbells,
   ) {}
 
   async accept(scope: InstanceScope, request: SendRequest, idempotencyKey?: string): Promise<{ id: string }> {
@@ -56,7 +56,7 @@ export class MessagesService {
       if (error instanceof IdempotencyMismatch) throw new AppError('idempotency_mismatch');
       throw error;
     }
-    if (!accepted.replayed) await this.queues.notify(scope.instanceId, accepted.id);
+    if (!accepted.replayed) await this.doorbells.ring({ instanceId: scope.instanceId, messageId: accepted.id });
     return accepted;
   }
 }

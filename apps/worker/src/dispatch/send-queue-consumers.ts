@@ -1,49 +1,72 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { sendQueueName, type SendJob } from '@app/contracts';
-import { RedisService, type RedisConnection } from '@app/redis';
+import { shardOf, workerSendQueueName, type SendJob } from '@app/contracts';
+import { RedisService, SendDoorbells, type RedisConnection } from '@app/redis';
+import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { SendDispatcher } from './send-dispatcher';
 
-/** One BullMQ consumer per owned shard: a send job only rings the instance's doorbell. */
+/** Bounds the clean-up of this worker's queue at shutdown; what is left holds doorbells only. */
+const OBLITERATE_WAIT_MS = 1_000;
+
+/**
+ * This worker's send queue: one BullMQ consumer, however many shards it owns. A job only rings an instance's doorbell.
+ * The API addresses it by a map of owners that may be a moment old, so a doorbell can arrive for a shard this worker no
+ * longer holds (or is handing over): it is passed on once to the owner the lease table names now, or dropped when there
+ * is none. Dropping loses nothing: the rows are in PostgreSQL, the next owner drains each instance when its session opens,
+ * and its reconciler re-kicks rows still waiting after a few seconds.
+ */
 @Injectable()
 export class SendQueueConsumers {
   private readonly logger = new Logger(SendQueueConsumers.name);
-  private readonly workers = new Map<number, Worker<SendJob>>();
+  private worker: Worker<SendJob> | undefined;
+  private queueName: string | undefined;
   private connection: RedisConnection | undefined;
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly redis: RedisService,
     private readonly dispatcher: SendDispatcher,
+    private readonly lease: ShardLeaseCheck,
+    private readonly doorbells: SendDoorbells,
   ) {}
 
-  start(shard: number): void {
-    if (this.workers.has(shard)) return;
+  start(workerId: string): void {
+    if (this.worker) return;
     this.connection ??= this.redis.connect('send-consumers', { maxRetriesPerRequest: null });
-    const worker = new Worker<SendJob>(sendQueueName(shard), (job) => this.dispatcher.kick(job.data.instanceId), {
+    this.queueName = workerSendQueueName(workerId);
+    const worker = new Worker<SendJob>(this.queueName, (job) => this.take(workerId, job.data), {
       connection: this.connection,
       prefix: this.config.queuePrefix,
       // Jobs for one instance join the same drain, so a high number only lets more instances proceed at once.
       concurrency: 64,
     });
-    worker.on('error', (error) => this.logger.warn(`send queue ${shard}: ${error.message}`));
-    this.workers.set(shard, worker);
+    worker.on('error', (error) => this.logger.warn(`send queue: ${error.message}`));
+    this.worker = worker;
   }
 
-  async stop(shard: number): Promise<void> {
-    const worker = this.workers.get(shard);
-    this.workers.delete(shard);
-    await worker?.close();
+  private async take(workerId: string, job: SendJob): Promise<void> {
+    if (this.lease.holds(shardOf(job.instanceId, this.config.shardCount))) return this.dispatcher.kick(job.instanceId);
+    if (job.rerouted) return;
+    await this.doorbells.ring({ ...job, rerouted: true }, { reread: true, except: workerId });
   }
 
   /**
-   * Shutdown: stops every consumer without waiting for its jobs. A job only kicks a drain that PostgreSQL feeds, so a
-   * job left active is harmless: the next owner drains the instance when its session opens.
+   * Shutdown: stops the consumer without waiting for its jobs, then empties the queue. A job left behind only kicks a
+   * drain that PostgreSQL feeds: the next owner drains the instance when its session opens. After kill -9 the queue stays
+   * in Redis with at most the doorbells rung before the API's owner map moved on (about a second); nothing reads them.
    */
   async stopAll(): Promise<void> {
-    const workers = [...this.workers.values()];
-    this.workers.clear();
-    await Promise.all(workers.map((worker) => worker.close(true)));
+    const worker = this.worker;
+    this.worker = undefined;
+    if (!worker) return;
+    await worker.close(true);
+    if (!this.connection || !this.queueName) return;
+    const queue = new Queue<SendJob>(this.queueName, { connection: this.connection, prefix: this.config.queuePrefix });
+    const emptied = queue.obliterate({ force: true }).catch((error: Error) => this.logger.warn(`send queue not removed: ${error.message}`));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([emptied, new Promise<void>((resolve) => (timer = setTimeout(resolve, OBLITERATE_WAIT_MS)))]);
+    clearTimeout(timer);
+    await queue.close().catch(() => undefined);
   }
 }

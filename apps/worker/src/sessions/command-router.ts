@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, shardOf, type CommandContract, type CommandRequest } from '@app/contracts';
+import { shardOf, type CommandContract, type CommandRequest } from '@app/contracts';
 import { SandboxControls, type CommandContext, type CommandHandlers } from '@app/messaging';
+import { NotOwnerError } from '@app/redis';
 import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { InstanceSessions } from './instance-sessions';
 import { NetworkOperator } from './network-operator';
@@ -32,8 +33,9 @@ export class CommandRouter {
   }
 
   async handle(request: CommandRequest): Promise<unknown> {
-    // A worker whose lease may have lapsed must not act: the new owner will answer the retry.
-    if (!this.lease.holds(shardOf(request.instanceId, this.config.shardCount))) throw new AppError('instance_unavailable');
+    // A worker whose lease may have lapsed (or is being handed over) must not act: the client asks the owner map again and
+    // resends to the new owner.
+    if (!this.lease.holds(shardOf(request.instanceId, this.config.shardCount))) throw new NotOwnerError(request.instanceId);
     return this.handlers[request.name]({ instanceId: request.instanceId, sessions: this.sessions }, request.args);
   }
 }

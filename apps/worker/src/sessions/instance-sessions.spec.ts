@@ -68,7 +68,7 @@ function harness(instances: OwnedInstance[], ratePerSecond = 1000) {
   const events: [string, string, unknown][] = [];
   const repository = {
     find: jest.fn((id: string) => Promise.resolve(instances.find((instance) => instance.id === id) ?? null)),
-    inShard: jest.fn((shard: number) => Promise.resolve(instances.filter((instance) => instance.shard === shard))),
+    inShards: jest.fn((shards: number[]) => Promise.resolve(instances.filter((instance) => shards.includes(instance.shard)))),
     historySync: jest.fn(() => Promise.resolve(false)),
   };
   const statusStore = {

@@ -69,6 +69,8 @@ export function reconnectDelay(failures: number, random = Math.random, minimumMs
 export class InstanceSessions {
   private readonly logger = new Logger(InstanceSessions.name);
   private readonly sessions = new Map<string, ManagedSession>();
+  /** The shards whose instances the next `openShards` reads (filled during one turn of the event loop). */
+  private opening: { shards: number[]; done: Promise<void> } | undefined;
   private readonly lanes = new SerialLanes();
   /** Per instance, the events waiting in its lane to be recorded together (see `recordEvent`). */
   private readonly openEventBatches = new Map<string, NormalisedEvent[]>();
@@ -138,10 +140,26 @@ export class InstanceSessions {
 
   /**
    * Queues every paired instance of a shard this worker just acquired for the resume pacer, which opens them at the
-   * configured rate over all shards this worker takes; a pairing in progress is reset at once.
+   * configured rate over all shards this worker takes; a pairing in progress is reset at once. The shards of one acquire
+   * (a worker starting alone takes all 4,096 at once) are read in one query.
    */
-  async openShard(shard: number): Promise<void> {
-    const instances = await this.instances.inShard(shard);
+  openShard(shard: number): Promise<void> {
+    if (!this.opening) {
+      const batch = { shards: [] as number[], done: Promise.resolve() };
+      // A microtask, not a timer: the listener calls of one acquire are all queued before the first runs, so they all
+      // join this batch before it is read.
+      batch.done = Promise.resolve().then(() => {
+        this.opening = undefined;
+        return this.openShards(batch.shards);
+      });
+      this.opening = batch;
+    }
+    this.opening.shards.push(shard);
+    return this.opening.done;
+  }
+
+  private async openShards(shards: number[]): Promise<void> {
+    const instances = await this.instances.inShards(shards);
     // A pairing attempt belonged to the previous owner's session; the client asks for a new QR code.
     const fence = this.lease.fence(shard);
     if (!fence) return;
@@ -155,7 +173,7 @@ export class InstanceSessions {
         .filter((instance) => isPaired(instance.status))
         .map((instance) => ({
           instanceId: instance.id,
-          shard,
+          shard: instance.shard,
           lastConnectedAt: instance.statusChangedAt?.getTime() ?? null,
           open: () => this.resume(instance),
         })),

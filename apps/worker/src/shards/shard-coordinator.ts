@@ -14,21 +14,9 @@ import { InstanceSessions } from '../sessions/instance-sessions';
 import { ShardLeaseCheck } from './shard-lease-check';
 import { ShardOwnership } from './shard-ownership';
 
-/** How long a handover waits for Redis to confirm that the shard's queue and command channel stopped. */
-const INTAKE_STOP_WAIT_MS = 1_000;
-
-/** Resolves when `work` settles or after `ms`; never rejects. */
-async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([work.then(noop, noop), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
-
-function noop(): void {}
-
 /** Time kept after the sends in progress for closing sessions and releasing leases. */
 const HANDOVER_RESERVE_MS = 2_000;
-/** The send consumers are closed without waiting for jobs; this only bounds waiting for Redis to acknowledge. */
+/** The send consumer (and the command channel) are closed without waiting for jobs; this only bounds waiting for Redis. */
 const CONSUMERS_CLOSE_WAIT_MS = 500;
 
 /** Ties shard leases to the work: an acquired shard gets its sessions and command channel, a lost one gives them up first. */
@@ -53,7 +41,12 @@ export class ShardCoordinator {
 
   async start(): Promise<void> {
     await this.refuseBesideRedisLeaseWorkers();
+    await this.adoptShardSpace();
+    // Both addressed to this worker, not to its shards: a doorbell or command for a shard it does not hold is passed on
+    // or answered "not mine", so they can open before the first lease and stay open across every rebalance.
     this.commands.setHandler((request) => this.router.handle(request));
+    await this.commands.serve(this.workerId);
+    this.consumers.start(this.workerId);
     this.ownership = new ShardOwnership(
       {
         store: this.leases,
@@ -65,19 +58,16 @@ export class ShardCoordinator {
       {
         acquired: async (shard) => {
           this.lease.acquired(shard);
-          await this.commands.serveShard(shard);
           await this.sessions.openShard(shard);
-          this.consumers.start(shard);
         },
         lost: async (shard, reason) => {
-          // Nothing here may wait on Redis without a bound: the sessions must close (fencing) whatever Redis does. Drains
-          // see the shard as released and stop after the send in progress, which finishes before the sessions close and
-          // the lease goes.
+          // Nothing here waits on Redis: the sessions must close (fencing) whatever Redis does. From here on doorbells and
+          // commands for the shard are passed on or answered "not mine"; drains see the shard as released and stop after
+          // the send in progress, which finishes before the sessions close and the lease goes.
           this.lease.beginHandover(shard);
           // PostgreSQL refused a write under this shard's token: another worker holds it now. Its sessions close first,
           // at once: nothing they do could be recorded, and two live sockets for one identity is what fencing prevents.
           if (reason === 'fenced') await this.sessions.closeShard(shard);
-          await settleWithin(Promise.all([this.consumers.stop(shard), this.commands.stopServingShard(shard)]), INTAKE_STOP_WAIT_MS);
           await this.dispatcher.idle(shard);
           await this.sessions.closeShard(shard);
         },
@@ -86,6 +76,20 @@ export class ShardCoordinator {
     this.lease.follow(this.ownership);
     await this.ownership.start();
     this.reconciler.start(() => this.owned());
+  }
+
+  /**
+   * The in-place upgrade of the shard space (e.g. 16 → 4,096): re-shards the instances if they were sharded with another
+   * count. It refuses while workers of the old count hold leases (the process exits; stop them first, README Operations).
+   * The per-shard send queues of earlier builds (`{send-3}`) are left unread: their jobs were doorbells for rows that
+   * PostgreSQL holds, which the owners drain when their sessions open.
+   */
+  private async adoptShardSpace(): Promise<void> {
+    const adoption = await this.leases.adoptShardCount(this.config.shardCount);
+    if (adoption.previousCount === this.config.shardCount) return;
+    this.logger.log(
+      `shard space: ${this.config.shardCount} shards adopted (was ${adoption.previousCount ?? 'unrecorded'}); ${adoption.movedInstances} instances re-sharded`,
+    );
   }
 
   owned(): number[] {
@@ -132,6 +136,7 @@ export class ShardCoordinator {
     }
     await deadline.settlesWithin(consumersClosed, CONSUMERS_CLOSE_WAIT_MS);
     await this.ownership?.stop();
+    await deadline.settlesWithin(this.commands.stopServing(), CONSUMERS_CLOSE_WAIT_MS);
     await this.sessions.closeAll();
   }
 }

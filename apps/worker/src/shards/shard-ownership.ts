@@ -20,18 +20,25 @@
  * worker stops believing it owns the shard before PostgreSQL can let another worker in. A renewal that finds the lease gone
  * or replaced does the same at once, and so does a fenced write that PostgreSQL refused (`lose`).
  *
- * Rebalancing: sorting the live worker ids gives every worker the same even split (the first `shardCount % n` ids get one more).
- * A worker over its share awaits lost('rebalance') for its highest-numbered surplus shards and only then frees their leases; the
+ * Rebalancing: every worker computes the same even split from the live workers and their lease counts (`targetShareOf`:
+ * floor(shardCount / n) each, the `shardCount % n` extras staying with the workers that hold the most). A worker over its share awaits lost('rebalance') for its highest-numbered surplus shards and only then frees their leases; the
  * leases keep being renewed while lost() runs, so the next owner cannot start before the sessions are closed. A worker under its
  * share acquires free shards.
  */
 import { Logger } from '@nestjs/common';
 
+/** A live worker and how many current leases it holds. */
+export interface WorkerShare {
+  id: string;
+  held: number;
+}
+
 /** What ownership needs of the lease table (`ShardLeaseRepository` in libs/database). */
 export interface ShardLeaseStore {
   /** Refreshes membership (when `heartbeat`) and extends the named leases still this worker's; returns the tokens extended. */
   renew(workerId: string, leaseMs: number, tokens: readonly number[], heartbeat: boolean): Promise<Set<number>>;
-  liveWorkers(): Promise<string[]>;
+  /** Live workers with the number of current leases each holds. */
+  liveWorkers(): Promise<WorkerShare[]>;
   /** Up to `max` free or expired shards of `candidates` (in that order of preference), each with a new fencing token. */
   acquire(workerId: string, candidates: readonly number[], max: number, leaseMs: number): Promise<{ shard: number; token: number }[]>;
   release(workerId: string, leases: readonly { shard: number; token: number }[]): Promise<void>;
@@ -86,13 +93,24 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * This worker's share of the shards: live ids sorted, the first `shardCount % n` get `ceil(shardCount / n)`, the rest the floor.
- * The worker itself always counts as live, even before its first heartbeat is visible.
+ * This worker's share of the shards: every live worker gets `floor(shardCount / n)`, and the `shardCount % n` extra shards
+ * stay with the workers that hold the most now (ties: the lower id). Keeping the extras where they are is what makes a
+ * join move only the newcomer's share (each worker above its new share gives up its surplus, no worker takes one from
+ * another) and a leave move only the leaver's shards. The worker itself always counts as live, with `ownHeld`, even
+ * before its first heartbeat is visible.
  */
-export function targetShareOf(workerId: string, liveWorkerIds: readonly string[], shardCount: number): number {
-  const sorted = [...new Set([...liveWorkerIds, workerId])].sort();
-  const base = Math.floor(shardCount / sorted.length);
-  return sorted.indexOf(workerId) < shardCount % sorted.length ? base + 1 : base;
+export function targetShareOf(workerId: string, liveWorkers: readonly WorkerShare[], shardCount: number, ownHeld: number): number {
+  const all = [...liveWorkers.filter((worker) => worker.id !== workerId), { id: workerId, held: ownHeld }];
+  const base = Math.floor(shardCount / all.length);
+  const ranked = all.sort((a, b) => b.held - a.held || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return ranked.findIndex((worker) => worker.id === workerId) < shardCount % all.length ? base + 1 : base;
+}
+
+/** "3 shards (4, 9, 12)" or, for many, "1024 shards (0 … 4095)": one log line however many shards move. */
+function describeShards(shards: number[]): string {
+  const sorted = [...shards].sort((a, b) => a - b);
+  const list = sorted.length <= 8 ? sorted.join(', ') : `${sorted[0]} … ${sorted[sorted.length - 1]}`;
+  return `${sorted.length} shard${sorted.length === 1 ? '' : 's'} (${list})`;
 }
 
 /** Runs `task` now and then `everyMs` after each run ends, so runs never overlap. Never rejects. */
@@ -155,6 +173,9 @@ export class ShardOwnership {
   /** Work started outside the loops (listener calls, releases after expiry) that stop() waits for. */
   private readonly background = new Set<Promise<void>>();
   private state: State = 'idle';
+  /** Leases waiting for the next release statement, and the tail of the statements already sent (`deleteLease`). */
+  private pendingRelease: { leases: Lease[]; done: Promise<void> } | undefined;
+  private releasing: Promise<void> = Promise.resolve();
   private stopping: Promise<void> | undefined;
 
   constructor(
@@ -214,7 +235,9 @@ export class ShardOwnership {
     await settleWithin(this.rebalanceLoop.stop(), this.stopTimeoutMs());
     // Leave the membership first, so the others raise their share and pick up each shard as soon as its lease is released.
     await this.deregister();
-    await Promise.all([...this.leases.values()].map((lease) => this.handOver(lease, 'stopping')));
+    const held = [...this.leases.values()];
+    await Promise.all(held.map((lease) => this.handOver(lease, 'stopping')));
+    if (held.length > 0) this.logger.log(`shard ownership: released ${describeShards(held.map((lease) => lease.shard))} (stopping)`);
     await settleWithin(this.renewLoop.stop(), this.stopTimeoutMs());
     await Promise.all([...this.background, ...this.listenerTails.values()]);
     // A heartbeat that was in flight during the first deregistration may have re-added this worker.
@@ -259,13 +282,13 @@ export class ShardOwnership {
     if (this.state !== 'running') return;
     const liveWorkers = await this.readLiveWorkers();
     if (liveWorkers === undefined) return;
-    const target = targetShareOf(this.workerId, liveWorkers, this.shardCount);
     const kept = [...this.leases.values()].filter((lease) => lease.handOver === undefined);
+    const target = targetShareOf(this.workerId, liveWorkers, this.shardCount, kept.length);
     if (kept.length > target) await this.releaseSurplus(kept, kept.length - target);
     else if (kept.length < target) await this.acquireFreeShards(target - kept.length, liveWorkers);
   }
 
-  private async readLiveWorkers(): Promise<string[] | undefined> {
+  private async readLiveWorkers(): Promise<WorkerShare[] | undefined> {
     try {
       return await this.store.liveWorkers();
     } catch (error) {
@@ -275,11 +298,12 @@ export class ShardOwnership {
   }
 
   private async releaseSurplus(kept: Lease[], surplus: number): Promise<void> {
-    const highestFirst = [...kept].sort((a, b) => b.shard - a.shard);
-    await Promise.all(highestFirst.slice(0, surplus).map((lease) => this.handOver(lease, 'rebalance')));
+    const released = [...kept].sort((a, b) => b.shard - a.shard).slice(0, surplus);
+    await Promise.all(released.map((lease) => this.handOver(lease, 'rebalance')));
+    this.logger.log(`shard ownership: released ${describeShards(released.map((lease) => lease.shard))} (rebalance)`);
   }
 
-  private async acquireFreeShards(wanted: number, liveWorkers: readonly string[]): Promise<void> {
+  private async acquireFreeShards(wanted: number, liveWorkers: readonly WorkerShare[]): Promise<void> {
     const candidates = this.rotatedForThisWorker(liveWorkers).filter((shard) => !this.leases.has(shard));
     const sentAt = now();
     let acquired: { shard: number; token: number }[];
@@ -289,12 +313,13 @@ export class ShardOwnership {
       this.logger.warn(`shard ownership: acquiring shards failed, retrying: ${messageOf(error)}`);
       return;
     }
+    if (acquired.length > 0) this.logger.log(`shard ownership: acquired ${describeShards(acquired.map((lease) => lease.shard))}`);
     await Promise.all(acquired.map(({ shard, token }) => this.took(shard, token, sentAt)));
   }
 
   /** All shards, starting where this worker's slice of an even split would begin, so workers that start together rarely collide. */
-  private rotatedForThisWorker(liveWorkers: readonly string[]): number[] {
-    const sorted = [...new Set([...liveWorkers, this.workerId])].sort();
+  private rotatedForThisWorker(liveWorkers: readonly WorkerShare[]): number[] {
+    const sorted = [...new Set([...liveWorkers.map((worker) => worker.id), this.workerId])].sort();
     const start = Math.floor((sorted.indexOf(this.workerId) * this.shardCount) / sorted.length);
     return this.allShards().map((offset) => (start + offset) % this.shardCount);
   }
@@ -308,7 +333,6 @@ export class ShardOwnership {
     }
     this.leases.set(shard, lease);
     this.armExpiry(lease);
-    this.logger.log(`shard ownership: acquired shard ${shard} (fencing token ${lease.token})`);
     this.track(this.callListener(shard, () => this.listener.acquired(shard, lease.token)));
   }
 
@@ -317,7 +341,6 @@ export class ShardOwnership {
     lease.handOver ??= this.callListener(lease.shard, () => this.listener.lost(lease.shard, reason)).then(async () => {
       this.forget(lease);
       await this.deleteLease(lease);
-      this.logger.log(`shard ownership: released shard ${lease.shard} (${reason})`);
     });
     return lease.handOver;
   }
@@ -351,9 +374,32 @@ export class ShardOwnership {
     if (this.leases.get(lease.shard) === lease) this.leases.delete(lease.shard);
   }
 
-  private async deleteLease(lease: Lease): Promise<void> {
-    const deletion = this.store.release(this.workerId, [lease]).catch((error: unknown) => {
-      this.logger.warn(`shard ownership: releasing shard ${lease.shard} failed, it will expire: ${messageOf(error)}`);
+  /**
+   * Deletes the lease if still ours. Releases that come together (a rebalance hands hundreds of shards over at once) go
+   * in one statement, and one batch at a time: the lease pool has two connections, and a queue of single-row releases
+   * in front of a renewal would make the renewal late and every lease of this worker lapse.
+   */
+  private deleteLease(lease: Lease): Promise<void> {
+    if (!this.pendingRelease) {
+      const batch: { leases: Lease[]; done: Promise<void> } = { leases: [], done: Promise.resolve() };
+      batch.done = this.releasing
+        .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
+        .then(() => {
+          if (this.pendingRelease === batch) this.pendingRelease = undefined;
+          return this.releaseNow(batch.leases);
+        });
+      this.pendingRelease = batch;
+      this.releasing = batch.done;
+    }
+    this.pendingRelease.leases.push(lease);
+    return this.pendingRelease.done;
+  }
+
+  private async releaseNow(leases: Lease[]): Promise<void> {
+    const deletion = this.store.release(this.workerId, leases).catch((error: unknown) => {
+      this.logger.warn(
+        `shard ownership: releasing ${describeShards(leases.map((lease) => lease.shard))} failed, they will expire: ${messageOf(error)}`,
+      );
     });
     // Bounded: an unreachable database must not stall a handover or shutdown, and the lease expires by itself anyway.
     await settleWithin(deletion, this.stopTimeoutMs());

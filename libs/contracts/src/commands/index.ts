@@ -36,8 +36,12 @@ export interface CommandRequest<N extends CommandName = CommandName> {
 
 /** A failure is an error code from the catalogue plus an optional detail (validation and forbidden texts). */
 export type CommandReply =
-  { requestId: string; ok: true; result: unknown } | { requestId: string; ok: false; code: import('../errors').ErrorCode; detail?: string };
+  | { requestId: string; ok: true; result: unknown }
+  | { requestId: string; ok: false; code: import('../errors').ErrorCode; detail?: string }
+  /** The worker does not (or no longer) hold the instance's shard: ask the owner map again and resend. */
+  | { requestId: string; ok: false; notOwner: true };
 
-export function commandChannel(prefix: string, shard: number): string {
-  return `${prefix}:cmd:${shard}`;
+/** The command channel of one worker: commands are addressed to the owner of the instance's shard, not to the shard. */
+export function workerCommandChannel(prefix: string, workerId: string): string {
+  return `${prefix}:cmd:w:${workerId}`;
 }

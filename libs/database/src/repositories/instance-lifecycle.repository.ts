@@ -33,8 +33,8 @@ export class InstanceLifecycleRepository {
     return this.prisma.instance.findUnique({ where: { id: instanceId }, select: OWNED_FIELDS });
   }
 
-  async inShard(shard: number): Promise<OwnedInstance[]> {
-    return this.prisma.instance.findMany({ where: { shard }, select: OWNED_FIELDS, orderBy: { createdAt: 'asc' } });
+  async inShards(shards: number[]): Promise<OwnedInstance[]> {
+    return this.prisma.instance.findMany({ where: { shard: { in: shards } }, select: OWNED_FIELDS, orderBy: { createdAt: 'asc' } });
   }
 
   /** The effective `historySync` setting: the customer's default while the instance follows the defaults. */

@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { shardOf } from '@app/contracts';
 import { createConnectionPool } from '../connection-pool';
 
 /** One held lease: its shard and fencing token (tokens are unique over all shards). */
@@ -15,6 +16,29 @@ export interface LeaseRow {
   workerId: string;
   token: number;
   expiresAt: Date;
+}
+
+/** What adopting a shard count did: how many instances moved to another shard, from which count. */
+export interface ShardSpaceAdoption {
+  previousCount: number | undefined;
+  movedInstances: number;
+}
+
+/** A worker tried to change the shard count while workers under the old count still hold leases. */
+export class ShardSpaceBusyError extends Error {
+  constructor(previous: number | undefined, wanted: number, liveLeases: number) {
+    super(
+      `SHARD_COUNT ${wanted} needs instances re-sharded from ${previous ?? 'an older build'}, but ${liveLeases} shard leases are still held; ` +
+        'stop every worker of the old shard count first (README, Operations: changing SHARD_COUNT)',
+    );
+    this.name = 'ShardSpaceBusyError';
+  }
+}
+
+/** A live worker and how many current leases it holds. */
+export interface WorkerShare {
+  id: string;
+  held: number;
 }
 
 export interface LiveWorker {
@@ -64,14 +88,22 @@ export class ShardLeaseRepository implements OnModuleDestroy {
     return new Set(rows.map((row) => Number(row.token)));
   }
 
-  /** Ids of the workers whose membership has not expired; expired members are removed on the way. */
-  async liveWorkers(): Promise<string[]> {
-    const { rows } = await this.pool.query<{ id: string }>(
-      `WITH gone AS (DELETE FROM shard_workers WHERE scope = $1 AND expires_at <= clock_timestamp())
-       SELECT id FROM shard_workers WHERE scope = $1 AND expires_at > clock_timestamp() ORDER BY id`,
+  /**
+   * The workers whose membership has not expired, each with the number of current leases it holds (what the even split
+   * keeps the extra shards with, so a join moves only the newcomer's share); expired members are removed on the way.
+   */
+  async liveWorkers(): Promise<WorkerShare[]> {
+    const { rows } = await this.pool.query<WorkerShare>(
+      `WITH gone AS (DELETE FROM shard_workers WHERE scope = $1 AND expires_at <= clock_timestamp()),
+       held AS (
+         SELECT worker_id, count(*)::int AS n FROM shard_leases
+         WHERE scope = $1 AND worker_id IS NOT NULL AND expires_at > clock_timestamp() GROUP BY worker_id
+       )
+       SELECT w.id, coalesce(held.n, 0) AS held FROM shard_workers w LEFT JOIN held ON held.worker_id = w.id
+       WHERE w.scope = $1 AND w.expires_at > clock_timestamp() ORDER BY w.id`,
       [this.scope],
     );
-    return rows.map((row) => row.id);
+    return rows;
   }
 
   /**
@@ -116,6 +148,64 @@ export class ShardLeaseRepository implements OnModuleDestroy {
        FROM mine WHERE l.scope = $3 AND l.shard = mine.shard`,
       [workerId, leases.map((lease) => String(lease.token)), this.scope],
     );
+  }
+
+  /** Owner of every shard with a current lease (held and not expired): one row, however many shards there are. */
+  async owners(): Promise<Map<number, string>> {
+    const { rows } = await this.pool.query<{ owners: Record<string, string> }>(
+      `SELECT coalesce(json_object_agg(shard, worker_id), '{}') AS owners
+       FROM shard_leases WHERE scope = $1 AND worker_id IS NOT NULL AND expires_at > clock_timestamp()`,
+      [this.scope],
+    );
+    return new Map(Object.entries(rows[0].owners).map(([shard, workerId]) => [Number(shard), workerId]));
+  }
+
+  /**
+   * Makes `instances.shard` agree with `shardCount` before a worker takes leases: the in-place upgrade of a deployment
+   * whose instances were sharded with another count (16 before the virtual shards). Under an advisory lock, so workers
+   * starting together re-shard once. Recomputing needs every old-count worker gone (their sessions are keyed to the old
+   * shard numbers): with live leases it refuses (`ShardSpaceBusyError`) and changes nothing. Then it frees every lease of
+   * the scope (new tokens on re-acquire, so writes under an old token are fenced out) and records the count. The same
+   * count as recorded is one read. Instances are sharded from their id alone, so the result does not depend on the old count.
+   */
+  async adoptShardCount(shardCount: number): Promise<ShardSpaceAdoption> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('shard_spaces:' || $1))`, [this.scope]);
+      const recorded = await client.query<{ shard_count: number }>('SELECT shard_count FROM shard_spaces WHERE scope = $1', [this.scope]);
+      const previousCount = recorded.rows[0]?.shard_count;
+      if (previousCount === shardCount) {
+        await client.query('COMMIT');
+        return { previousCount, movedInstances: 0 };
+      }
+      const { rows: instances } = await client.query<{ id: string; shard: number }>('SELECT id, shard FROM instances');
+      const moved = instances.filter((instance) => shardOf(instance.id, shardCount) !== instance.shard);
+      if (moved.length > 0) {
+        const live = await client.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM shard_leases WHERE scope = $1 AND worker_id IS NOT NULL AND expires_at > clock_timestamp()`,
+          [this.scope],
+        );
+        if (live.rows[0].n > 0) throw new ShardSpaceBusyError(previousCount, shardCount, live.rows[0].n);
+        await client.query(`UPDATE instances i SET shard = m.shard FROM unnest($1::text[], $2::int[]) AS m(id, shard) WHERE i.id = m.id`, [
+          moved.map((instance) => instance.id),
+          moved.map((instance) => shardOf(instance.id, shardCount)),
+        ]);
+        await client.query(`DELETE FROM shard_leases WHERE scope = $1`, [this.scope]);
+      }
+      await client.query(
+        `INSERT INTO shard_spaces (scope, shard_count) VALUES ($1, $2)
+         ON CONFLICT (scope) DO UPDATE SET shard_count = EXCLUDED.shard_count, adopted_at = now()`,
+        [this.scope, shardCount],
+      );
+      await client.query('COMMIT');
+      return { previousCount, movedInstances: moved.length };
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async deregister(workerId: string): Promise<void> {

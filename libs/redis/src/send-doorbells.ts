@@ -1,0 +1,124 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Queue } from 'bullmq';
+import { APP_CONFIG, type AppConfig } from '@app/config';
+import { JOB_NAMES, SEND_JOB_OPTIONS, shardOf, workerSendQueueName, type SendJob } from '@app/contracts';
+import { ShardOwnerMap } from '@app/database';
+import { RedisService } from './redis.service';
+import type { RedisConnection } from './connections';
+
+interface Doorbell {
+  job: SendJob;
+  done: () => void;
+}
+
+/** Queues of workers that stopped being rung are closed after this long, so a fleet's churn does not pile up clients. */
+const IDLE_QUEUE_CLOSE_MS = 60_000;
+
+/**
+ * Producer side of the send doorbells: each is queued for the worker that owns the instance's shard (`ShardOwnerMap`),
+ * on that worker's own queue. Ringing never fails the caller: the message row is already committed, and a doorbell that
+ * cannot be queued, or finds no owner (a takeover in progress), loses nothing: the next owner drains the instance when
+ * its session opens and its reconciler re-kicks rows left waiting.
+ */
+@Injectable()
+export class SendDoorbells implements OnModuleDestroy {
+  private readonly logger = new Logger(SendDoorbells.name);
+  private readonly queues = new Map<string, { queue: Queue<SendJob>; usedAt: number }>();
+  private connection: RedisConnection | undefined;
+  private readonly pending = new Map<string, Doorbell[]>();
+  private flushScheduled = false;
+  private sweeper: NodeJS.Timeout | undefined;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly redis: RedisService,
+    private readonly owners: ShardOwnerMap,
+  ) {}
+
+  /**
+   * Rings the owner of the instance's shard; resolves once the doorbell is queued, skipped or failed (never rejects).
+   * Doorbells rung in the same turn of the event loop (the accepts of one group commit) go to Redis together, one
+   * `addBulk` per owner, each job with its message id as job id. `reread` asks the lease table again rather than trust a
+   * map up to a second old (a worker passing a doorbell on); `except` is never rung (that worker does not own the shard).
+   */
+  async ring(job: SendJob, options: { reread?: boolean; except?: string } = {}): Promise<boolean> {
+    let owner: string | undefined;
+    try {
+      owner = await this.owners.ownerOf(shardOf(job.instanceId, this.config.shardCount), { reread: options.reread });
+    } catch (error) {
+      this.logger.warn(
+        `send job for ${job.messageId} not queued, owner unknown (the reconciler will pick it up): ${(error as Error).message}`,
+      );
+      return false;
+    }
+    if (owner === undefined || owner === options.except) return false;
+    await new Promise<void>((done) => {
+      let doorbells = this.pending.get(owner);
+      if (!doorbells) {
+        doorbells = [];
+        this.pending.set(owner, doorbells);
+      }
+      doorbells.push({ job, done });
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    });
+    return true;
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    const batches = [...this.pending];
+    this.pending.clear();
+    for (const [owner, doorbells] of batches) void this.send(owner, doorbells);
+  }
+
+  private async send(owner: string, doorbells: Doorbell[]): Promise<void> {
+    try {
+      const queue = this.queueOf(owner);
+      if (doorbells.length === 1) {
+        const [{ job }] = doorbells;
+        await queue.add(JOB_NAMES.send, job, { jobId: job.messageId, ...SEND_JOB_OPTIONS });
+      } else {
+        await queue.addBulk(
+          doorbells.map(({ job }) => ({ name: JOB_NAMES.send, data: job, opts: { jobId: job.messageId, ...SEND_JOB_OPTIONS } })),
+        );
+      }
+    } catch (error) {
+      const what = doorbells.length === 1 ? `send job for ${doorbells[0].job.messageId}` : `${doorbells.length} send jobs`;
+      this.logger.warn(`${what} not queued (the reconciler will pick them up): ${(error as Error).message}`);
+    } finally {
+      for (const { done } of doorbells) done();
+    }
+  }
+
+  private queueOf(owner: string): Queue<SendJob> {
+    const known = this.queues.get(owner);
+    if (known) {
+      known.usedAt = Date.now();
+      return known.queue;
+    }
+    // Fail fast while Redis is away instead of holding the HTTP request.
+    this.connection ??= this.redis.connect('send-producer', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const queue = new Queue<SendJob>(workerSendQueueName(owner), { connection: this.connection, prefix: this.config.queuePrefix });
+    queue.on('error', (error) => this.logger.warn(`send queue of ${owner}: ${error.message}`));
+    this.queues.set(owner, { queue, usedAt: Date.now() });
+    this.sweeper ??= setInterval(() => this.closeIdleQueues(), IDLE_QUEUE_CLOSE_MS).unref();
+    return queue;
+  }
+
+  private closeIdleQueues(): void {
+    const idleSince = Date.now() - IDLE_QUEUE_CLOSE_MS;
+    for (const [owner, { queue, usedAt }] of this.queues) {
+      if (usedAt >= idleSince) continue;
+      this.queues.delete(owner);
+      void queue.close().catch(() => undefined);
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    clearInterval(this.sweeper);
+    await Promise.all([...this.queues.values()].map(({ queue }) => queue.close()));
+  }
+}
