@@ -159,19 +159,21 @@ export class InstanceSessions {
   }
 
   private async openShards(shards: number[]): Promise<void> {
-    const instances = await this.instances.inShards(shards);
+    // Each instance under its shard's current lease; a shard lost while they were read opens nothing.
+    const owned = (await this.instances.inShards(shards)).flatMap((instance) => {
+      const fence = this.lease.fence(instance.shard);
+      return fence ? [{ instance, fence }] : [];
+    });
     // A pairing attempt belonged to the previous owner's session; the client asks for a new QR code.
-    const fence = this.lease.fence(shard);
-    if (!fence) return;
     await Promise.all(
-      instances
-        .filter((instance) => instance.status === 'pairing')
-        .map((instance) => this.statuses.set(instance.id, 'unpaired', null, fence)),
+      owned
+        .filter(({ instance }) => instance.status === 'pairing')
+        .map(({ instance, fence }) => this.statuses.set(instance.id, 'unpaired', null, fence)),
     );
     this.pacer.enqueue(
-      instances
-        .filter((instance) => isPaired(instance.status))
-        .map((instance) => ({
+      owned
+        .filter(({ instance }) => isPaired(instance.status))
+        .map(({ instance }) => ({
           instanceId: instance.id,
           shard: instance.shard,
           lastConnectedAt: instance.statusChangedAt?.getTime() ?? null,
