@@ -10,8 +10,12 @@ import { spawnApp, type AppProcess } from './support/processes';
 import { FakeNetworkProcess, type DeviceLink } from './support/protocol-network/fake-network';
 import { messagesOf, shardsOf } from './support/takeover-cluster';
 
-/** Short, so the frozen owner's lease runs out within seconds; the one pause of the suite is this long. */
-const LEASE_MS = 6_000;
+/**
+ * Long enough that the frozen owner's own clock still gives it its lease when it resumes (its local deadline is at least
+ * 80 % of this minus a renewal period, 14 s, away), so it acts as an owner would whose lease PostgreSQL gave away behind
+ * its back. Frozen past its local deadline instead, it would find out from its own clock first and close before acting.
+ */
+const LEASE_MS = 30_000;
 /**
  * Two shards, the instance in shard 0: when the frozen owner comes back, the new owner is over its share and hands over
  * its highest-numbered shard (1), so shard 0 stays where the takeover put it until the test moves it.
@@ -24,6 +28,28 @@ const BOB_PHONE = '447700900124';
 /** What the auth state logs when PostgreSQL refused a credential or Signal key write (baileys-session.ts). */
 const KEY_WRITE_REFUSED = /a credential or key write was refused/;
 const DECRYPT_FAILURES = /Bad MAC|No session|Invalid PreKey|failed to decrypt/;
+
+/**
+ * What PostgreSQL sees when a worker's renewals and heartbeats stop reaching it: its lease on `shard` and its membership
+ * expire. Returns the worker that held the lease.
+ */
+async function expireLeaseOf(scope: string, shard: number): Promise<string> {
+  const client = new Client({ connectionString: testEnv().DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ worker_id: string }>(
+      `UPDATE shard_leases SET expires_at = now() - interval '1 second' WHERE scope = $1 AND shard = $2 RETURNING worker_id`,
+      [scope, shard],
+    );
+    await client.query(`UPDATE shard_workers SET expires_at = now() - interval '1 second' WHERE scope = $1 AND id = $2`, [
+      scope,
+      rows[0].worker_id,
+    ]);
+    return rows[0].worker_id;
+  } finally {
+    await client.end();
+  }
+}
 
 /** The instance's stored Signal sessions (one row per peer device), as PostgreSQL holds them. */
 async function sessionRows(instanceId: string): Promise<{ keyId: string; value: string; updatedAt: string }[]> {
@@ -46,7 +72,8 @@ const actedOutside = (link: DeviceLink) => link.stanzas.filter((seq) => seq < li
 
 /**
  * Split brain with the real driver (issue 23, goal 7). The owner of a connected instance freezes (SIGSTOP: its renewals
- * stop, its socket stays open) for longer than the lease; a message reaches that socket meanwhile. The other worker takes
+ * stop, its socket stays open) and its lease passes on in PostgreSQL while its own clock still grants it; a message
+ * reaches that socket meanwhile. The other worker takes
  * the shard over, logs the device in (the network replaces the frozen connection) and talks to the contact, ratcheting
  * the Signal session past what the frozen owner holds in memory. Then the owner resumes and handles the message still in
  * its socket: Baileys decrypts it with the old session and writes that session back. Without fencing that write lands
@@ -59,9 +86,10 @@ describe('split brain: a frozen owner resumes after its shard was taken over (re
   let http: Http;
   const workers: AppProcess[] = [];
   let workerEnv: Record<string, string> = {};
+  let prefix = '';
 
   beforeAll(async () => {
-    const prefix = subPrefix('split');
+    prefix = subPrefix('split');
     network = await FakeNetworkProcess.start();
     api = await startApi({ queuePrefix: prefix, shardCount: SHARDS });
     http = new Http(api.url, { checkSpec: false });
@@ -159,11 +187,13 @@ describe('split brain: a frozen owner resumes after its shard was taken over (re
       // Reaches the frozen owner's socket (still the device's connection): it waits there, unread, until the owner resumes.
       await network.sendFromContact(ANN_PHONE, deviceJid, { conversation: 'from Ann to the frozen owner' });
 
-      // The lease runs out; the successor acquires the shard and logs the device in, which replaces the frozen connection.
+      // The lease passes on in PostgreSQL while the owner is frozen; the successor acquires the shard at its next
+      // rebalance and logs the device in, which replaces the frozen connection.
+      await expireLeaseOf(prefix, SHARD);
       await eventually(
         () => network.device(deviceJid),
         (device) => device.connected && device.logins === loginsBefore + 1,
-        LEASE_MS + 20_000,
+        12_000,
       );
       expect(await shardsOf(successor)).toContain(SHARD);
       await waitForStatus(http, instance, (status) => status.isConnected);
@@ -200,7 +230,7 @@ describe('split brain: a frozen owner resumes after its shard was taken over (re
     await eventually(
       () => network.device(deviceJid),
       (device) => device.connected && device.logins === loginsBefore + 2,
-      LEASE_MS + 20_000,
+      20_000,
     );
     expect(await shardsOf(owner)).toContain(SHARD);
     await waitForStatus(http, instance, (status) => status.isConnected);
