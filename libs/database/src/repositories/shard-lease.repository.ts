@@ -179,6 +179,15 @@ export class ShardLeaseRepository implements OnModuleDestroy {
         await client.query('COMMIT');
         return { previousCount, movedInstances: 0 };
       }
+      // Instances are re-sharded only when this deployment changes its count, or once for a database the migration found
+      // with instances of a build before shard spaces (marker scope ''). A deployment new to the database records its
+      // count and leaves the instances alone: its own API stored their shards with the count it shares.
+      const legacy = await client.query(`DELETE FROM shard_spaces WHERE scope = '' RETURNING scope`);
+      if (previousCount === undefined && legacy.rowCount === 0) {
+        await client.query(`INSERT INTO shard_spaces (scope, shard_count) VALUES ($1, $2)`, [this.scope, shardCount]);
+        await client.query('COMMIT');
+        return { previousCount, movedInstances: 0 };
+      }
       const { rows: instances } = await client.query<{ id: string; shard: number }>('SELECT id, shard FROM instances');
       const moved = instances.filter((instance) => shardOf(instance.id, shardCount) !== instance.shard);
       if (moved.length > 0) {
