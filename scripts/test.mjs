@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const tmpDir = join(root, '.test-tmp');
@@ -80,6 +80,18 @@ function jestCounts(resultsFile) {
   if (!existsSync(resultsFile)) return null;
   const { numPassedTests, numFailedTests, numPendingTests, numTodoTests } = JSON.parse(readFileSync(resultsFile, 'utf8'));
   return { passed: numPassedTests, failed: numFailedTests, skipped: numPendingTests + numTodoTests };
+}
+
+/** The slowest suites of jest's JSON report, so a CI log shows where its time limit goes. */
+function printSlowestSuites(resultsFile, count = 15) {
+  if (!existsSync(resultsFile)) return;
+  const { testResults = [] } = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  const durations = testResults
+    .map(({ name, startTime, endTime }) => ({ name: relative(process.cwd(), name), seconds: (endTime - startTime) / 1000 }))
+    .sort((a, b) => b.seconds - a.seconds);
+  const total = durations.reduce((sum, { seconds }) => sum + seconds, 0);
+  console.log(`test: jest suites took ${Math.round(total)} s in all; the slowest:`);
+  for (const { name, seconds } of durations.slice(0, count)) console.log(`test:   ${seconds.toFixed(1).padStart(6)} s  ${name}`);
 }
 
 /** Counts from Playwright's JSON report (a failing worker fixture counts as a failure too). */
@@ -165,6 +177,7 @@ async function main() {
       cleanups.push(() => rmSync(resultsFile, { force: true }));
       const code = await run(process.execPath, jestArgs(resultsFile), env);
       tiers.push({ name: 'jest', code, counts: jestCounts(resultsFile) });
+      printSlowestSuites(resultsFile);
     }
     // The browser tier runs even when jest failed: both results are worth having from one CI run.
     if (runBrowser && !interrupted) {
