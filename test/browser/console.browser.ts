@@ -130,4 +130,79 @@ test.describe('Console', () => {
       await receiver.close();
     }
   });
+  test('ten console tabs open at once: each loads in under a second and each receives a live update', async ({ page, context, gateway }) => {
+    test.setTimeout(120_000);
+    const customer = await signedInCustomer(gateway.client, context, 'tabs');
+    const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+    const waiting = (await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/account/instances', { name: 'Waiting line', sandbox: true }, { 'X-Api-Key': customer.customerKey }),
+    )) as { id: string };
+    // Warm the browser cache the way a returning user's is: the first tab loads the assets.
+    await dashboard(page, gateway.apiUrl);
+    await expect(page.getByRole('list', { name: 'Instances' })).toContainText('Waiting line');
+
+    const tabs: Array<{ page: Page; kind: 'events' | 'instances'; loadMs: number }> = [];
+    for (let index = 0; index < 10; index += 1) {
+      const tab = await context.newPage();
+      const errors = collectConsoleErrors(tab);
+      const kind = index % 2 === 0 ? 'events' : 'instances';
+      const started = Date.now();
+      await dashboard(tab, gateway.apiUrl, kind === 'events' ? `instances/${instance.id}/events` : '');
+      if (kind === 'events') await expect(tab.getByText('Live', { exact: true })).toBeVisible({ timeout: 5_000 });
+      else await expect(tab.getByRole('list', { name: 'Instances' })).toContainText('Waiting line', { timeout: 5_000 });
+      tabs.push({ page: tab, kind, loadMs: Date.now() - started });
+      expect(errors).toEqual([]);
+    }
+    console.log(`tab load times (ms): ${tabs.map((tab) => tab.loadMs).join(', ')}`);
+    expect(tabs.filter((tab) => tab.loadMs >= 1_000)).toEqual([]);
+
+    // Updates made after all ten are open reach every one of them.
+    await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/sandbox/inbound', { from: '14155550142', type: 'text', text: 'Are you open on Sunday?' }, instance.headers),
+    );
+    await gateway.client.expectStatus(
+      200,
+      gateway.client.post('/sandbox/pair', { phone: nextPhone() }, { 'X-Api-Key': customer.customerKey, 'X-Instance-Id': waiting.id }),
+    );
+    for (const tab of tabs) {
+      if (tab.kind === 'events') {
+        await expect(tab.page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Are you open on Sunday\?/ })).toBeVisible();
+      } else {
+        const row = tab.page.getByRole('list', { name: 'Instances' }).getByRole('listitem').filter({ hasText: 'Waiting line' });
+        await expect(row).toContainText('Connected');
+      }
+    }
+  });
+
+  test('a hidden tab holds no live connection and catches up with what it missed when shown again', async ({ page, context, gateway }) => {
+    const customer = await signedInCustomer(gateway.client, context, 'hidden');
+    const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+    const sockets: Array<{ closed: boolean }> = [];
+    page.on('websocket', (socket) => {
+      const entry = { closed: false };
+      sockets.push(entry);
+      socket.on('close', () => (entry.closed = true));
+    });
+    await dashboard(page, gateway.apiUrl, `instances/${instance.id}/events`);
+    await expect(page.getByText('Live', { exact: true })).toBeVisible();
+    expect(sockets.map((socket) => socket.closed)).toEqual([false]);
+
+    // What the browser does when the tab goes to the background and comes back.
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      page.evaluate(
+        `Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${state}' });` +
+          `document.dispatchEvent(new Event('visibilitychange'));`,
+      );
+    await setVisibility('hidden');
+    await expect.poll(() => sockets.every((socket) => socket.closed)).toBe(true);
+    await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/sandbox/inbound', { from: '14155550142', type: 'text', text: 'Sent while you were away' }, instance.headers),
+    );
+    await setVisibility('visible');
+    await expect(page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Sent while you were away/ })).toBeVisible();
+    expect(sockets.filter((socket) => !socket.closed)).toHaveLength(1);
+  });
 });

@@ -3,6 +3,7 @@ import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
 import { exitWithin } from '@app/observability';
 import { InstanceStatusStreams } from './account/instance-status-streams';
+import { ConsoleSocketServer } from './console-socket/console-socket.server';
 import { createApiApp } from './create-api-app';
 import { EventStreamsService } from './events/event-streams.service';
 
@@ -36,6 +37,7 @@ async function bootstrap(): Promise<void> {
       // Streams never finish by themselves: end them all, so clients reconnect to another replica.
       app.get(EventStreamsService).closeAll();
       app.get(InstanceStatusStreams).closeAll();
+      ConsoleSocketServer.of(app)?.closeAll();
       const reserveMs = Math.min(CLOSE_RESERVE_MS, deadline.remainingMs() / 4);
       // Connections whose stream or request has just ended turn idle after close() swept them once.
       const sweep = setInterval(() => server.closeIdleConnections(), 100);
