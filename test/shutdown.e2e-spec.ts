@@ -6,6 +6,8 @@ import { eventually } from './support/event-log';
 import { createCustomer, createInstance } from './support/fixtures';
 import { Http } from './support/http';
 import { spawnApp, startPrivateRedis, startTcpProxy, type AppProcess, type PrivateRedis, type TcpProxy } from './support/processes';
+import { ConsoleSocketClient } from './support/console-socket-client';
+import { customerWithSession } from './support/dashboard';
 import { SseClient } from './support/sse-client';
 
 /** Short, so a hang shows quickly; the real default is 10 s. */
@@ -209,5 +211,31 @@ describe('bounded shutdown (SHUTDOWN_TIMEOUT_MS)', () => {
     expect(exitMs).toBeDefined();
     expect(exitMs).toBeLessThan(SHUTDOWN_TIMEOUT_MS + EXIT_SLACK_MS);
     await stream.waitFor((client) => client.ended, 2_000);
+  }, 60_000);
+  it('an API with a console tab open (status stream, event stream, console socket) ends them at once on SIGTERM and exits well before the deadline', async () => {
+    // A long deadline: only a stream left open makes the process wait for it.
+    const deadlineMs = 8_000;
+    const api = await spawnApp('api', { SHUTDOWN_TIMEOUT_MS: String(deadlineMs) });
+    apps.push(api);
+    const http = new Http(api.url, { checkSpec: false });
+    const { customer, session } = await customerWithSession(http, 'Console Tab Co');
+    const instance = await createInstance(http, customer.apiKey);
+    const statuses = await SseClient.open(api.url, '/account/instances/stream', { 'X-Api-Key': customer.apiKey });
+    const events = await SseClient.open(api.url, '/events/stream', { 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id });
+    expect([statuses.status, events.status]).toEqual([200, 200]);
+    const socket = await ConsoleSocketClient.open(api.url, session.token);
+    socket.send({ type: 'subscribe', id: 'status', stream: 'instances' });
+    socket.send({ type: 'subscribe', id: 'log', stream: 'events', instanceId: instance.id });
+    await statuses.waitFor((client) => client.blocks.length > 0, 5_000);
+    await socket.waitFor((client) => client.dataOf('status').length > 0 && client.of('log').length > 0, 5_000);
+
+    const exitMs = await exitTimeAfterSigterm(api, deadlineMs + EXIT_SLACK_MS);
+    console.log(`api exit with a status stream, an event stream and a console socket open: ${exitMs ?? 'still running'} ms`);
+    expect(exitMs).toBeDefined();
+    expect(exitMs).toBeLessThan(EXIT_SLACK_MS);
+    expect([statuses.ended, events.ended]).toEqual([true, true]);
+    // "Going away": the console reconnects (to another replica).
+    expect(socket.closeCode).toBe(1001);
+    expect(api.output()).not.toContain('shutdown failed');
   }, 60_000);
 });

@@ -22,11 +22,15 @@ export default defineConfig({
   },
   server: {
     // `npx vite apps/dashboard` during development: API calls go to the running API.
-    proxy: Object.fromEntries(
-      ['/auth', '/account', '/admin', '/session', '/sandbox', '/events', '/messages', '/instance', '/health'].map((path) => [
-        path,
-        { target: process.env.DASHBOARD_API_URL ?? 'http://127.0.0.1:3000', changeOrigin: false },
-      ]),
-    ),
+    proxy: {
+      ...Object.fromEntries(
+        ['/auth', '/account', '/admin', '/session', '/sandbox', '/events', '/messages', '/instance', '/health'].map((path) => [
+          path,
+          { target: process.env.DASHBOARD_API_URL ?? 'http://127.0.0.1:3000', changeOrigin: false },
+        ]),
+      ),
+      // The console's live feeds (one WebSocket per tab).
+      '/dashboard/socket': { target: process.env.DASHBOARD_API_URL ?? 'http://127.0.0.1:3000', changeOrigin: false, ws: true },
+    },
   },
 });

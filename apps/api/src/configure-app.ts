@@ -3,6 +3,7 @@ import { Logger } from 'nestjs-pino';
 import type { AppConfig } from '@app/config';
 import { observeRequests } from '@app/observability';
 import { CredentialsBeforeBody } from './auth/credentials-before-body';
+import { ConsoleSocketServer } from './console-socket/console-socket.server';
 import { ErrorFilter } from './common/error.filter';
 import { StorableTextPipe } from './common/storable-text.pipe';
 import { dashboardDirectory, dashboardRouter } from './dashboard/dashboard-static';
@@ -25,5 +26,6 @@ export function configureApp(app: NestExpressApplication, config: AppConfig): Ne
   app.useGlobalFilters(new ErrorFilter());
   app.useGlobalPipes(new StorableTextPipe(), createValidationPipe());
   mountApiDocs(app);
+  ConsoleSocketServer.attach(app);
   return app;
 }

@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
 import { exitWithin } from '@app/observability';
+import { InstanceStatusStreams } from './account/instance-status-streams';
+import { ConsoleSocketServer } from './console-socket/console-socket.server';
 import { createApiApp } from './create-api-app';
 import { EventStreamsService } from './events/event-streams.service';
 
@@ -32,8 +34,10 @@ async function bootstrap(): Promise<void> {
       // No new connections; idle keep-alive ones close now, busy ones once their request is answered.
       const server = app.getHttpServer();
       const served = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Streams never finish by themselves: end them, so EventSource clients reconnect to another replica.
+      // Streams never finish by themselves: end them all, so clients reconnect to another replica.
       app.get(EventStreamsService).closeAll();
+      app.get(InstanceStatusStreams).closeAll();
+      ConsoleSocketServer.of(app)?.closeAll();
       const reserveMs = Math.min(CLOSE_RESERVE_MS, deadline.remainingMs() / 4);
       // Connections whose stream or request has just ended turn idle after close() swept them once.
       const sweep = setInterval(() => server.closeIdleConnections(), 100);

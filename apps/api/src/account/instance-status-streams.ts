@@ -39,6 +39,7 @@ interface OpenStream {
 export class InstanceStatusStreams implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(InstanceStatusStreams.name);
   private readonly byCustomer = new Map<string, Set<OpenStream>>();
+  private closing = false;
 
   constructor(
     private readonly statuses: LiveStatusReader,
@@ -55,12 +56,26 @@ export class InstanceStatusStreams implements OnModuleInit, OnModuleDestroy {
   }
 
   onModuleDestroy(): void {
+    this.closeAll();
+  }
+
+  /**
+   * Shutdown: ends every open stream and opens no more. A stream never finishes by itself, so until it ends the HTTP
+   * server cannot close and the process would wait out the whole shutdown deadline; clients reconnect to another replica.
+   */
+  closeAll(): void {
+    this.closing = true;
     for (const streams of [...this.byCustomer.values()]) for (const stream of [...streams]) stream.close();
   }
 
   /** Opens the stream: the current status of every instance first, then one message per change. */
   async open(scope: CustomerScope, response: ServerResponse): Promise<void> {
     response.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+    if (this.closing) {
+      // An empty stream that ends makes the client reconnect (to another replica); an error would not.
+      response.end();
+      return;
+    }
     response.socket?.setNoDelay(true);
     response.flushHeaders();
     const keepAlive = setInterval(() => {

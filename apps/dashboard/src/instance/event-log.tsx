@@ -11,7 +11,7 @@ import {
   useRecoverFailed,
   useRedeliver,
 } from '../api/queries';
-import { followEventStream } from '../api/sse';
+import { followLiveFeed } from '../api/live-socket';
 import type { DeliveryReport, EventPage, LoggedEvent } from '../api/types';
 import { CurlPreview } from '../components/curl-preview';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
@@ -26,8 +26,7 @@ function useLiveEvents(instanceId: string, after: number | undefined): 'live' | 
     if (after === undefined) return;
     let last = after;
     const abort = new AbortController();
-    void followEventStream(() => `/events/stream?after=${last}`, {
-      instanceId,
+    followLiveFeed({ stream: 'events', instanceId, after: () => last }, {
       signal: abort.signal,
       onOpen: () => setState('live'),
       onDrop: () => setState('reconnecting'),

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { apiRequest, describeError } from '../api/http';
 import { keys, useInboxQuery, useOutboxQuery, useSandboxInbound, useSandboxReceipt } from '../api/queries';
-import { followEventStream } from '../api/sse';
+import { followLiveFeed } from '../api/live-socket';
 import type { InboxEntry, OutboxEntry } from '../api/types';
 import { CurlPreview } from '../components/curl-preview';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
@@ -22,8 +22,7 @@ function useRefreshOnEvents(instanceId: string): void {
   useEffect(() => {
     const abort = new AbortController();
     let pending: ReturnType<typeof setTimeout> | undefined;
-    void followEventStream(() => '/events/stream', {
-      instanceId,
+    followLiveFeed({ stream: 'events', instanceId }, {
       signal: abort.signal,
       onMessage: () => {
         clearTimeout(pending);

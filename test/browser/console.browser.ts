@@ -1,0 +1,208 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Page } from '@playwright/test';
+import { spawnApp } from '../support/processes';
+import { WebhookReceiver } from '../support/webhook-receiver';
+import { collectConsoleErrors, pairedSandboxInstance, signedInCustomer } from './support/dashboard';
+import { GENEROUS_LIMITS, expect, test as base } from './support/fixtures';
+import { GatewayClient } from './support/gateway-client';
+
+const run = promisify(execFile);
+
+// Like the dashboard tests: their own API and worker, so the webhook test may reach the local receiver.
+const test = base.extend<{ consoleErrors: string[] }>({
+  gateway: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const env = { ...GENEROUS_LIMITS, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
+      const [api, worker] = await Promise.all([spawnApp('api', env), spawnApp('worker', env)]);
+      try {
+        await use({ apiUrl: api.url, workerUrl: worker.url, client: new GatewayClient(api.url), api, worker });
+      } finally {
+        await Promise.all([api.stop(), worker.stop()]);
+      }
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  consoleErrors: [
+    async ({ page }, use) => {
+      const errors = collectConsoleErrors(page);
+      await use(errors);
+      expect(errors).toEqual([]);
+    },
+    { auto: true },
+  ],
+});
+
+let phones = 0;
+/** Phones 1555097xxxx: this file's own range inside the browser tier's 155509xxxxx. */
+const nextPhone = () => `1555097${String((phones += 1)).padStart(4, '0')}`;
+
+const dashboard = (page: Page, apiUrl: string, path = '') => page.goto(`${apiUrl}/dashboard/${path}`);
+
+/** Opens every "Show as curl" on the page and returns the commands shown. */
+async function curlSnippets(page: Page): Promise<string[]> {
+  const summaries = page.getByText('Show as curl', { exact: true });
+  await expect(summaries.first()).toBeVisible();
+  for (const summary of await summaries.all()) await summary.click();
+  const commands = page.getByLabel('curl command', { exact: true });
+  await expect(commands).toHaveCount(await summaries.count());
+  return commands.allTextContents();
+}
+
+/** Runs a snippet as pasted into bash, with the customer key in MGW_API_KEY; answers curl's HTTP status and output. */
+async function runSnippet(snippet: string, apiKey: string): Promise<{ snippet: string; status: string }> {
+  const { stdout } = await run('bash', ['-c', `${snippet} -sS -o /dev/null -w '%{http_code}'`], {
+    env: { PATH: process.env.PATH, MGW_API_KEY: apiKey },
+    timeout: 15_000,
+  });
+  return { snippet, status: stdout.trim() };
+}
+
+test.describe('Console', () => {
+  test('every "Show as curl" snippet, pasted into bash with MGW_API_KEY set, answers 2xx', async ({ page, context, gateway }) => {
+    test.setTimeout(120_000);
+    const receiver = await WebhookReceiver.start();
+    try {
+      const customer = await signedInCustomer(gateway.client, context, 'curl');
+      const key = { 'X-Api-Key': customer.customerKey };
+      const paired = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+      // Connected: its pairing page offers "log out", which ends the pairing; the other pages use `paired`.
+      const leaving = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+      const unpaired = (await gateway.client.expectStatus(
+        201,
+        gateway.client.post('/account/instances', { name: 'Unpaired', sandbox: true }, key),
+      )) as { id: string };
+      await gateway.client.expectStatus(
+        204,
+        gateway.client.request(
+          'PUT',
+          `/account/instances/${paired.id}/settings`,
+          { useCustomDefaults: false, webhookUrl: receiver.url('/hooks') },
+          key,
+        ),
+      );
+      await gateway.client.expectStatus(
+        201,
+        gateway.client.post('/sandbox/inbound', { from: '14155550142', type: 'text', text: 'Hello there' }, paired.headers),
+      );
+
+      const pages: Array<{ path: string; prepare?: () => Promise<void> }> = [
+        { path: '', prepare: () => page.getByLabel('Instance name').fill('From curl') },
+        { path: `instances/${paired.id}` },
+        {
+          path: `instances/${unpaired.id}/pairing`,
+          prepare: async () => {
+            await expect(page.getByRole('img', { name: 'Pairing QR code' })).toBeVisible();
+            await page.getByLabel('Phone number (international)').fill(`+${nextPhone()}`);
+          },
+        },
+        { path: `instances/${leaving.id}/pairing`, prepare: () => expect(page.getByRole('heading', { name: 'Connected' })).toBeVisible() },
+        { path: `instances/${paired.id}/compose`, prepare: () => page.getByLabel('Message text').fill('Your table is ready') },
+        {
+          path: `instances/${paired.id}/events`,
+          prepare: async () => {
+            const event = page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Hello there/ });
+            await event.click();
+            await expect(page.getByRole('region', { name: 'Webhook deliveries' })).toBeVisible();
+          },
+        },
+        { path: `instances/${paired.id}/webhooks`, prepare: () => expect(page.getByLabel('Webhook URL')).toBeVisible() },
+        { path: `instances/${paired.id}/phone` },
+        { path: 'team', prepare: () => page.getByLabel("Teammate's email").fill('curl-teammate@example.com') },
+        // Last: one of its snippets rotates the customer key the others are run with.
+        { path: 'account', prepare: () => expect(page.getByRole('heading', { name: 'Customer defaults' })).toBeVisible() },
+      ];
+      const results: Array<{ snippet: string; status: string }> = [];
+      let count = 0;
+      for (const entry of pages) {
+        await dashboard(page, gateway.apiUrl, entry.path);
+        await entry.prepare?.();
+        const snippets = await curlSnippets(page);
+        count += snippets.length;
+        // The key rotation goes last: after it, MGW_API_KEY no longer works.
+        snippets.sort((a, b) => Number(a.includes('/apikey/rotate')) - Number(b.includes('/apikey/rotate')));
+        for (const snippet of snippets) results.push(await runSnippet(snippet, customer.customerKey));
+      }
+      expect(count).toBeGreaterThanOrEqual(16);
+      expect(results.filter((result) => !/^2\d\d$/.test(result.status))).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+  test('ten console tabs open at once: each loads in under a second and each receives a live update', async ({ page, context, gateway }) => {
+    test.setTimeout(120_000);
+    const customer = await signedInCustomer(gateway.client, context, 'tabs');
+    const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+    const waiting = (await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/account/instances', { name: 'Waiting line', sandbox: true }, { 'X-Api-Key': customer.customerKey }),
+    )) as { id: string };
+    // Warm the browser cache the way a returning user's is: the first tab loads the assets.
+    await dashboard(page, gateway.apiUrl);
+    await expect(page.getByRole('list', { name: 'Instances' })).toContainText('Waiting line');
+
+    const tabs: Array<{ page: Page; kind: 'events' | 'instances'; loadMs: number }> = [];
+    for (let index = 0; index < 10; index += 1) {
+      const tab = await context.newPage();
+      const errors = collectConsoleErrors(tab);
+      const kind = index % 2 === 0 ? 'events' : 'instances';
+      const started = Date.now();
+      await dashboard(tab, gateway.apiUrl, kind === 'events' ? `instances/${instance.id}/events` : '');
+      if (kind === 'events') await expect(tab.getByText('Live', { exact: true })).toBeVisible({ timeout: 5_000 });
+      else await expect(tab.getByRole('list', { name: 'Instances' })).toContainText('Waiting line', { timeout: 5_000 });
+      tabs.push({ page: tab, kind, loadMs: Date.now() - started });
+      expect(errors).toEqual([]);
+    }
+    console.log(`tab load times (ms): ${tabs.map((tab) => tab.loadMs).join(', ')}`);
+    expect(tabs.filter((tab) => tab.loadMs >= 1_000)).toEqual([]);
+
+    // Updates made after all ten are open reach every one of them.
+    await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/sandbox/inbound', { from: '14155550142', type: 'text', text: 'Are you open on Sunday?' }, instance.headers),
+    );
+    await gateway.client.expectStatus(
+      200,
+      gateway.client.post('/sandbox/pair', { phone: nextPhone() }, { 'X-Api-Key': customer.customerKey, 'X-Instance-Id': waiting.id }),
+    );
+    for (const tab of tabs) {
+      if (tab.kind === 'events') {
+        await expect(tab.page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Are you open on Sunday\?/ })).toBeVisible();
+      } else {
+        const row = tab.page.getByRole('list', { name: 'Instances' }).getByRole('listitem').filter({ hasText: 'Waiting line' });
+        await expect(row).toContainText('Connected');
+      }
+    }
+  });
+
+  test('a hidden tab holds no live connection and catches up with what it missed when shown again', async ({ page, context, gateway }) => {
+    const customer = await signedInCustomer(gateway.client, context, 'hidden');
+    const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+    const sockets: Array<{ closed: boolean }> = [];
+    page.on('websocket', (socket) => {
+      const entry = { closed: false };
+      sockets.push(entry);
+      socket.on('close', () => (entry.closed = true));
+    });
+    await dashboard(page, gateway.apiUrl, `instances/${instance.id}/events`);
+    await expect(page.getByText('Live', { exact: true })).toBeVisible();
+    expect(sockets.map((socket) => socket.closed)).toEqual([false]);
+
+    // What the browser does when the tab goes to the background and comes back.
+    const setVisibility = (state: 'hidden' | 'visible') =>
+      page.evaluate(
+        `Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => '${state}' });` +
+          `document.dispatchEvent(new Event('visibilitychange'));`,
+      );
+    await setVisibility('hidden');
+    await expect.poll(() => sockets.every((socket) => socket.closed)).toBe(true);
+    await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/sandbox/inbound', { from: '14155550142', type: 'text', text: 'Sent while you were away' }, instance.headers),
+    );
+    await setVisibility('visible');
+    await expect(page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Sent while you were away/ })).toBeVisible();
+    expect(sockets.filter((socket) => !socket.closed)).toHaveLength(1);
+  });
+});
