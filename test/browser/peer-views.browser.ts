@@ -61,12 +61,7 @@ async function sentId(page: Page): Promise<string> {
 }
 
 test.describe('Peer views', () => {
-  test('identity in the list, chats and history, every message kind, delivery marks and chart, behaviour settings, at 1280 and 390 px, light and dark', async ({
-    page,
-    context,
-    gateway,
-    saveScreenshot,
-  }) => {
+  test('account, chats, message kinds, delivery health and settings', async ({ page, context, gateway, saveScreenshot }) => {
     test.setTimeout(180_000);
     const receiver = await WebhookReceiver.start();
     try {

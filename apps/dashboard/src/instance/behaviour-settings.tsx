@@ -153,10 +153,12 @@ function PrivacyForm() {
   const privacy = usePrivacyQuery(instance.id, true);
   const setPrivacy = useSetPrivacy(instance.id);
   const [saving, setSaving] = useState<string | null>(null);
+  const [last, setLast] = useState({ setting: 'last', value: 'contacts' });
   if (privacy.isPending) return <LoadingBlock label="Loading privacy settings" />;
   if (privacy.error) return <ErrorNotice error={privacy.error} onRetry={() => void privacy.refetch()} />;
   const change = (network: string, value: string) => {
     setSaving(network);
+    setLast({ setting: network, value });
     setPrivacy.mutate({ setting: network, value }, { onSettled: () => setSaving(null) });
   };
   return (
@@ -187,9 +189,7 @@ function PrivacyForm() {
         </p>
       )}
       <InlineError>{setPrivacy.error ? describeError(setPrivacy.error) : null}</InlineError>
-      <CurlPreview
-        request={{ method: 'PUT', path: '/users/me/privacy', instanceId: instance.id, body: { setting: 'last', value: 'contacts' } }}
-      />
+      <CurlPreview request={{ method: 'PUT', path: '/users/me/privacy', instanceId: instance.id, body: last }} />
     </section>
   );
 }

@@ -1,3 +1,4 @@
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useDeliveryHealthQuery } from '../api/peer-queries';
 import type { HourlyDeliveriesDto } from '../api/peer-types';
 import { ErrorNotice, LoadingBlock } from '../components/feedback';
@@ -14,7 +15,7 @@ export function DeliveryChart() {
   const instance = useCurrentInstance();
   const health = useDeliveryHealthQuery(instance.id);
   return (
-    <section className="card" aria-labelledby="health-title">
+    <section className="card chart-card" aria-labelledby="health-title">
       <div className="row spread">
         <h2 id="health-title">Delivery health, last 24 hours</h2>
         {health.data && <Totals hours={health.data.hours} />}
@@ -25,7 +26,9 @@ export function DeliveryChart() {
         <ErrorNotice error={health.error} onRetry={() => void health.refetch()} />
       ) : (
         <>
-          <Bars hours={health.data.hours} />
+          <ChartScroll>
+            <Bars hours={health.data.hours} />
+          </ChartScroll>
           <details className="chart-table">
             <summary>Show the numbers</summary>
             <HourTable hours={health.data.hours} />
@@ -33,6 +36,19 @@ export function DeliveryChart() {
         </>
       )}
     </section>
+  );
+}
+
+/** On a narrow screen the chart scrolls sideways; it opens on the newest hours, the ones people look for. */
+function ChartScroll({ children }: { children: ReactNode }) {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (box.current) box.current.scrollLeft = box.current.scrollWidth;
+  }, []);
+  return (
+    <div className="chart-scroll" ref={box} tabIndex={0} role="region" aria-label="Deliveries per hour, scrolls sideways">
+      {children}
+    </div>
   );
 }
 

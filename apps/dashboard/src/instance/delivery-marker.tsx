@@ -39,7 +39,7 @@ export function DeliveryMarker({ eventId }: { eventId: string }) {
   const label = LABELS[state];
   return (
     <span className={`delivery-mark badge delivery-${state}`} title={`Webhook delivery: ${label.text.toLowerCase()}`}>
-      <span aria-hidden="true">{label.mark}</span> {label.text}
+      <span aria-hidden="true">{label.mark}</span> <span className="delivery-mark-text">{label.text}</span>
     </span>
   );
 }
