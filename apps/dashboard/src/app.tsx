@@ -1,9 +1,12 @@
 import { BrowserRouter, Navigate, Route, Routes } from 'react-router';
 import { AppShell } from './components/app-shell';
+import { BehaviourSettings } from './instance/behaviour-settings';
+import { ChatsView } from './instance/chats-view';
 import { EventLog } from './instance/event-log';
 import { InstanceOverview } from './instance/instance-overview';
 import { InstancePage } from './instance/instance-page';
 import { MessageComposer } from './instance/message-composer';
+import { MessageTester } from './instance/message-tester';
 import { PairingPanel } from './instance/pairing-panel';
 import { SandboxPhone } from './instance/sandbox-phone';
 import { WebhookSettings } from './instance/webhook-settings';
@@ -40,6 +43,9 @@ export function App() {
             <Route path="webhooks" element={<WebhookSettings />} />
             <Route path="events" element={<EventLog />} />
             <Route path="compose" element={<MessageComposer />} />
+            <Route path="chats" element={<ChatsView />} />
+            <Route path="tester" element={<MessageTester />} />
+            <Route path="settings" element={<BehaviourSettings />} />
             <Route path="phone" element={<SandboxPhone />} />
           </Route>
           <Route path="account" element={<AccountPage />} />

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/http';
 import { App } from './app';
 import './styles.css';
+import './peer-views.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -15,6 +15,7 @@ import { followLiveFeed } from '../api/live-socket';
 import type { DeliveryReport, EventPage, LoggedEvent } from '../api/types';
 import { CurlPreview } from '../components/curl-preview';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
+import { DeliveryMarker, DeliveryStatesProvider } from './delivery-marker';
 import { summarizeEvent } from './event-summary';
 import { useCurrentInstance } from './instance-page';
 
@@ -99,11 +100,17 @@ export function EventLog() {
             {events.data.items.length === 0 ? 'Pair the instance or send a message; events appear here the moment they happen.' : null}
           </EmptyState>
         ) : (
-          <ol className="event-list" aria-label="Events">
-            {shown.map((item) => (
-              <EventRow key={item.seq} item={item} />
-            ))}
-          </ol>
+          <DeliveryStatesProvider
+            instanceId={instance.id}
+            since={events.data.items.at(-1)?.event.receivedAt}
+            newest={events.data.items[0]?.seq}
+          >
+            <ol className="event-list" aria-label="Events">
+              {shown.map((item) => (
+                <EventRow key={item.seq} item={item} />
+              ))}
+            </ol>
+          </DeliveryStatesProvider>
         )}
         {events.data && <LoadOlder oldest={events.data.items.at(-1)?.seq} initialCount={events.data.items.length} />}
       </section>
@@ -142,6 +149,7 @@ function EventRow({ item }: { item: LoggedEvent }) {
       <button type="button" className="event-head" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="event-type mono">{event.eventType}</span>
         <span className="event-summary">{summarizeEvent(event)}</span>
+        <DeliveryMarker eventId={event.eventId} />
         <time className="muted small" dateTime={event.receivedAt} title={time.toISOString()}>
           {time.toLocaleTimeString()}
         </time>

@@ -6,6 +6,7 @@ import { ConfirmButton } from '../components/confirm-button';
 import { CurlPreview } from '../components/curl-preview';
 import { InlineError } from '../components/feedback';
 import { OneTimeSecret } from '../components/one-time-secret';
+import { DeliveryChart } from './delivery-chart';
 import { useCurrentInstance } from './instance-page';
 
 export function InstanceOverview() {
@@ -25,6 +26,7 @@ export function InstanceOverview() {
           <dd>{instance.hasApiKey ? 'Yes (hasApiKey)' : 'No: only the customer key works for it'}</dd>
         </dl>
       </section>
+      <DeliveryChart />
       <RenameForm />
       <InstanceKeyPanel />
       <LifecyclePanel />

@@ -29,7 +29,10 @@ export function InstancePage() {
     { to: 'pairing', label: 'Pairing' },
     { to: 'webhooks', label: 'Webhooks & events' },
     { to: 'events', label: 'Event log' },
+    { to: 'chats', label: 'Chats' },
     { to: 'compose', label: 'Compose' },
+    { to: 'tester', label: 'Message tester' },
+    { to: 'settings', label: 'Settings' },
     ...(instance.data.sandbox ? [{ to: 'phone', label: 'Sandbox phone' }] : []),
   ];
   return (

@@ -151,7 +151,7 @@ interface TextFieldProps {
   hint?: string;
 }
 
-function TextField({ label, path, value, problems, onChange, max, multiline, hint }: TextFieldProps) {
+export function TextField({ label, path, value, problems, onChange, max, multiline, hint }: TextFieldProps) {
   const problem = problems[path];
   const errorId = `problem-${path.replace(/[^\w]/g, '-')}`;
   const props = {

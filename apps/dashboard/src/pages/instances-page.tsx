@@ -7,6 +7,7 @@ import { CurlPreview } from '../components/curl-preview';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
 import { OneTimeSecret } from '../components/one-time-secret';
 import { StatusBadge } from '../components/status-badge';
+import { AccountIdentity } from './account-identity';
 
 export function InstancesPage() {
   const instances = useInstancesQuery();
@@ -42,6 +43,7 @@ export function InstancesPage() {
                 </Link>
                 <div className="muted small mono">{instance.id}</div>
               </div>
+              <AccountIdentity instance={instance} />
               <div className="instance-meta">
                 {instance.sandbox && <span className="tag">Sandbox</span>}
                 <StatusBadge status={instance.status} />
