@@ -417,7 +417,11 @@ describe('dashboard sign-in limits', () => {
         );
       }
       const blocked = await http.post('/auth/sign-in', { email: customer.ownerEmail, password });
-      expectErrorBody(blocked, 429, 'rate limited');
+      expectErrorBody(
+        blocked,
+        429,
+        /^rate limited: too many failed sign-ins for this email address; try again at \d{4}-\d\d-\d\dT[\d:.]+Z$/,
+      );
       expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(800);
       expect(sessionCookie(blocked)).toBeUndefined();
       await signIn(http, other.customer.ownerEmail, other.password);
@@ -439,7 +443,34 @@ describe('dashboard sign-in limits', () => {
         const response = await http.post('/auth/sign-in', { email: `spray-${attempt}@example.com`, password: 'a guessed password' });
         expectErrorBody(response, 401, 'unauthorized: wrong email or password');
       }
-      expectErrorBody(await http.post('/auth/sign-in', { email: customer.ownerEmail, password }), 429, 'rate limited');
+      const blocked = await http.post('/auth/sign-in', { email: customer.ownerEmail, password });
+      expectErrorBody(blocked, 429, /^rate limited: too many failed sign-ins from your address; try again at [\dT:.-]+Z$/);
+      // The time named is the time Retry-After gives.
+      const until = Date.parse((blocked.body as { detail: string }).detail.split('try again at ')[1]);
+      expect(Math.abs(until - (Date.now() + Number(blocked.headers['retry-after']) * 1000))).toBeLessThan(2_000);
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('counts failed API keys apart: 30 wrong keys from an address leave its correct sign-in working', async () => {
+    const api = await startApi({
+      queuePrefix: subPrefix('signin_keys'),
+      authFailureLimit: { limit: 30, windowSeconds: 60, blockSeconds: 900 },
+    });
+    try {
+      const http = new Http(api.url);
+      await useServedOpenApi(api.url);
+      const { customer, password } = await customerWithSession(http, 'Shared NAT');
+      // 30 within the limit, and the one that crosses it: all answered 401.
+      for (let attempt = 0; attempt < 31; attempt += 1) {
+        expectErrorBody(await http.get('/account/instances', { 'X-Api-Key': `mgw_wrong_${attempt}` }), 401, 'unauthorized');
+      }
+      // The key guessing is now blocked for the address...
+      expectErrorBody(await http.get('/account/instances', { 'X-Api-Key': 'mgw_wrong_again' }), 429, 'rate limited');
+      // ...and the person behind the same address still signs in and uses the console.
+      const session = await signIn(http, customer.ownerEmail, password);
+      expect((await http.get('/account/instances', sessionHeaders(session))).status).toBe(200);
     } finally {
       await api.close();
     }

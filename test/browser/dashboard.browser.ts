@@ -41,6 +41,27 @@ const nextPhone = () => `1555098${String((phones += 1)).padStart(4, '0')}`;
 const dashboard = (page: Page, apiUrl: string, path = '') => page.goto(`${apiUrl}/dashboard/${path}`);
 
 test.describe('Dashboard', () => {
+  test('a sign-in refused for too many failed sign-ins says why and until when', async ({ browser, page, gateway }) => {
+    // The owner exists, but the page is not signed in (the owner's cookie went to another context).
+    const owner = await signedInCustomer(gateway.client, await browser.newContext(), 'Locked out');
+    for (let attempt = 0; attempt < 10; attempt += 1) {
+      await gateway.client.expectStatus(401, gateway.client.post('/auth/sign-in', { email: owner.email, password: `guess ${attempt}` }));
+    }
+    await dashboard(page, gateway.apiUrl);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page.getByRole('alert')).toHaveText(/^Too many failed sign-ins for this email address; try again at \d\d:\d\d$/);
+    // The time shown is Retry-After (15 minutes) from now, in the page's own time zone.
+    const shown = (await page.getByRole('alert').textContent())?.slice(-5);
+    const expected = await page.evaluate(() =>
+      [900_000, 890_000].map((ms) =>
+        new Date(Date.now() + ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false }),
+      ),
+    );
+    expect(expected).toContain(shown);
+  });
+
   test('an operator creates a customer, its owner sets a password from the invite link, signs out and signs in again', async ({
     page,
     gateway,

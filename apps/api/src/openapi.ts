@@ -4,6 +4,7 @@ import { ADMIN_KEY_SCHEME, API_KEY_SCHEME, INSTANCE_ID_SCHEME, SESSION_SCHEME } 
 import { ERROR_DESCRIPTIONS } from './common/api-errors.decorator';
 import { ErrorBodyDto } from './common/error-body.dto';
 import { MAX_BODY_DEPTH } from './common/body-depth';
+import { addExamples } from './openapi-examples';
 
 export const API_VERSION = '2.0.0';
 
@@ -43,7 +44,7 @@ export function createOpenApiDocument(app: INestApplication): OpenAPIObject {
       SESSION_SCHEME,
     )
     .build();
-  return documentEdgeRefusals(SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto] }));
+  return addExamples(documentEdgeRefusals(SwaggerModule.createDocument(app, config, { extraModels: [ErrorBodyDto] })));
 }
 
 /**

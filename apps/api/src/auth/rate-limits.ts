@@ -5,8 +5,12 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError } from '@app/contracts';
 import { RedisService } from '@app/redis';
 
-function rateLimited(msBeforeNext: number): AppError {
-  return new AppError('rate_limited', undefined, { 'Retry-After': String(Math.max(1, Math.ceil(msBeforeNext / 1000))) });
+function rateLimited(msBeforeNext: number, reason?: string): AppError {
+  const seconds = Math.max(1, Math.ceil(msBeforeNext / 1000));
+  // A person refused at sign-in needs the why and the until; an API client reads Retry-After.
+  const until = new Date(Date.now() + seconds * 1000).toISOString();
+  const detail = reason ? `rate limited: ${reason}; try again at ${until}` : undefined;
+  return new AppError('rate_limited', detail, { 'Retry-After': String(seconds) });
 }
 
 /** How long this replica trusts "address not blocked" before asking Redis again. */
@@ -23,6 +27,8 @@ export class RateLimits {
   private readonly perKey: RateLimiterRedis;
   private readonly authFailures: RateLimiterRedis;
   private readonly signInFailures: RateLimiterRedis;
+  /** Failed sign-ins per address, apart from failed keys: a broken integration behind a NAT must not lock people out. */
+  private readonly signInAddressFailures: RateLimiterRedis;
   private readonly clearUntil = new Map<string, number>();
   private readonly addressChecks = new Map<string, Promise<RateLimiterRes | null>>();
   private readonly pendingConsumes = new Map<string, Waiter[]>();
@@ -44,6 +50,14 @@ export class RateLimits {
     this.authFailures = new RateLimiterRedis({
       storeClient: redis.client,
       keyPrefix: redis.key('rl', 'authfail'),
+      points: authFailureLimit.limit,
+      duration: authFailureLimit.windowSeconds,
+      blockDuration: authFailureLimit.blockSeconds,
+      insuranceLimiter: new RateLimiterMemory({ points: authFailureLimit.limit, duration: authFailureLimit.windowSeconds }),
+    });
+    this.signInAddressFailures = new RateLimiterRedis({
+      storeClient: redis.client,
+      keyPrefix: redis.key('rl', 'signinaddr'),
       points: authFailureLimit.limit,
       duration: authFailureLimit.windowSeconds,
       blockDuration: authFailureLimit.blockSeconds,
@@ -129,21 +143,26 @@ export class RateLimits {
   }
 
   /**
-   * Dashboard sign-in: 429 while the address is blocked (failed authentications of any kind) or the email address has
-   * used up its failed sign-ins for the window. Checked before the password is, so a blocked guess costs no hashing.
+   * Dashboard sign-in: 429 while the address has used up its failed sign-ins or the email address its own. Failed API
+   * keys count in another bucket and never refuse a sign-in. Checked before the password is, so a blocked guess costs
+   * no hashing.
    */
   async assertSignInAllowed(address: string, email: string): Promise<void> {
-    await this.assertAddressNotBlocked(address);
-    const state = await this.signInFailures.get(emailKey(email)).catch(() => null);
-    if (state && state.consumedPoints >= this.config.dashboard.signInFailureLimit) throw rateLimited(state.msBeforeNext);
+    const byAddress = await this.signInAddressFailures.get(address).catch(() => null);
+    if (byAddress && byAddress.consumedPoints > this.config.authFailureLimit.limit)
+      throw rateLimited(byAddress.msBeforeNext, 'too many failed sign-ins from your address');
+    const byEmail = await this.signInFailures.get(emailKey(email)).catch(() => null);
+    if (byEmail && byEmail.consumedPoints >= this.config.dashboard.signInFailureLimit)
+      throw rateLimited(byEmail.msBeforeNext, 'too many failed sign-ins for this email address');
   }
 
-  /** A wrong password counts against the address (like any failed authentication) and against the email address. */
+  /** A wrong password counts against the address's sign-ins and against the email address. */
   async recordSignInFailure(address: string, email: string): Promise<void> {
-    await this.recordAuthFailure(address);
-    await this.signInFailures.consume(emailKey(email)).catch((rejection: unknown) => {
+    const ignoreRefusal = (rejection: unknown) => {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    });
+    };
+    await this.signInAddressFailures.consume(address).catch(ignoreRefusal);
+    await this.signInFailures.consume(emailKey(email)).catch(ignoreRefusal);
   }
 }
 

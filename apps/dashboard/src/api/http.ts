@@ -3,6 +3,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly detail: string,
+    /** From a 429's Retry-After: how long until the server takes the request again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(detail);
     this.name = 'ApiError';
@@ -41,9 +43,11 @@ export function requestHeaders(options: Pick<RequestOptions, 'method' | 'instanc
 
 async function errorFrom(response: Response): Promise<ApiError> {
   const text = await response.text().catch(() => '');
+  const retryAfter = Number(response.headers.get('Retry-After') ?? NaN);
   try {
     const body = JSON.parse(text) as { detail?: unknown };
-    if (typeof body.detail === 'string') return new ApiError(response.status, body.detail);
+    if (typeof body.detail === 'string')
+      return new ApiError(response.status, body.detail, Number.isFinite(retryAfter) ? retryAfter : undefined);
   } catch {
     // not JSON: fall through to a plain description
   }

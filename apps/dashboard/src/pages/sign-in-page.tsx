@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { describeError } from '../api/http';
+import { ApiError, describeError } from '../api/http';
 import { signIn, useSessionQuery } from '../api/queries';
 import { InlineError } from '../components/feedback';
 import { useSignedIn } from '../session/session';
@@ -26,7 +26,7 @@ export function SignInPage() {
       signedIn(await signIn(email.trim(), password));
       await navigate(from, { replace: true });
     } catch (failure) {
-      setError(describeError(failure));
+      setError(signInRefusal(failure));
     } finally {
       setBusy(false);
     }
@@ -59,4 +59,16 @@ export function SignInPage() {
       </form>
     </main>
   );
+}
+
+/**
+ * A refused sign-in in a person's words: for a 429, why (the API's reason) and until when, in local time from
+ * Retry-After, so nobody keeps retrying into the block.
+ */
+function signInRefusal(failure: unknown): string {
+  if (!(failure instanceof ApiError) || failure.status !== 429 || failure.retryAfterSeconds === undefined) return describeError(failure);
+  const reason = /^rate limited: ([^;]+)/.exec(failure.detail)?.[1] ?? 'too many attempts';
+  const until = new Date(Date.now() + failure.retryAfterSeconds * 1000);
+  const time = until.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hour12: false });
+  return `${reason.charAt(0).toUpperCase()}${reason.slice(1)}; try again at ${time}`;
 }
