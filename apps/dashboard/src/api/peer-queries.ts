@@ -62,8 +62,8 @@ export function useChatsQuery(id: string) {
   });
 }
 
-/** How many log events one page of message history reads (the API's maximum page). */
-export const MESSAGE_LOG_PAGE = 1000;
+/** How many log events one page of message history reads: every page is asked again at each poll, so kept small. */
+export const MESSAGE_LOG_PAGE = 300;
 
 /**
  * Message history comes from the instance's event log: the API keeps no message list of its own, and every message

@@ -24,7 +24,10 @@ export class DeliveryStateDto {
   @ApiProperty({ format: 'date-time' })
   receivedAt!: string;
 
-  /** `pending`: waiting for an attempt; `delivered`; `failed`: retries ran out; `stopped`: webhooks were turned off. */
+  /**
+   * `pending`: waiting for an attempt; `delivered`; `failed`: retries ran out; `stopped`: never delivered because the
+   * receiver answered 410 Gone, or webhooks were turned off (pull mode, no URL) before it went out.
+   */
   @ApiProperty({ enum: DELIVERY_STATES })
   state!: (typeof DELIVERY_STATES)[number];
 }
@@ -46,7 +49,7 @@ export class HourlyDeliveriesDto {
   /** Deliveries of events received in this hour that reached the webhook. */
   delivered!: number;
 
-  /** Deliveries of events received in this hour whose retries ran out, or that were stopped. */
+  /** Deliveries of events received in this hour that did not reach the webhook: retries ran out, or stopped (410 Gone, webhooks off). */
   failed!: number;
 
   /** Deliveries of events received in this hour still waiting for an attempt. */
