@@ -574,7 +574,7 @@ test.describe('Dashboard', () => {
     expect(index.status).toBe(200);
     expect(index.headers.get('content-type')).toMatch(/^text\/html/);
     expect(index.headers.get('content-security-policy')).toBe(
-      "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data:;font-src 'self';connect-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
+      "default-src 'self';script-src 'self';style-src 'self';img-src 'self' data: https://pps.whatsapp.net;font-src 'self';connect-src 'self';object-src 'none';base-uri 'self';form-action 'self';frame-ancestors 'none'",
     );
     expect(index.headers.get('x-content-type-options')).toBe('nosniff');
     expect(index.headers.get('x-frame-options')).toBe('DENY');

@@ -7,7 +7,8 @@ export const DASHBOARD_PATH = '/dashboard';
 
 /**
  * The dashboard's content security policy: everything from this origin only, no inline scripts or styles, no
- * framing, no plugins. `data:` images are the QR codes the page renders itself. No upgrade-insecure-requests: a
+ * framing, no plugins. `data:` images are the QR codes the page renders itself; profile pictures come from WhatsApp's
+ * picture host, the one other origin allowed (for images only). No upgrade-insecure-requests: a
  * self-hosted gateway reached over plain HTTP on a private network must still load its own assets.
  */
 export const DASHBOARD_SECURITY_POLICY: HelmetOptions = {
@@ -17,7 +18,7 @@ export const DASHBOARD_SECURITY_POLICY: HelmetOptions = {
       defaultSrc: ["'self'"],
       scriptSrc: ["'self'"],
       styleSrc: ["'self'"],
-      imgSrc: ["'self'", 'data:'],
+      imgSrc: ["'self'", 'data:', 'https://pps.whatsapp.net'],
       fontSrc: ["'self'"],
       connectSrc: ["'self'"],
       objectSrc: ["'none'"],
