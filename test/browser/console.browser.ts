@@ -131,7 +131,11 @@ test.describe('Console', () => {
       await receiver.close();
     }
   });
-  test('ten console tabs open at once: each loads in under a second and each receives a live update', async ({ page, context, gateway }) => {
+  test('ten console tabs open at once: each loads in under a second and each receives a live update', async ({
+    page,
+    context,
+    gateway,
+  }) => {
     test.setTimeout(120_000);
     const customer = await signedInCustomer(gateway.client, context, 'tabs');
     const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
@@ -169,7 +173,9 @@ test.describe('Console', () => {
     );
     for (const tab of tabs) {
       if (tab.kind === 'events') {
-        await expect(tab.page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Are you open on Sunday\?/ })).toBeVisible();
+        await expect(
+          tab.page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Are you open on Sunday\?/ }),
+        ).toBeVisible();
       } else {
         const row = tab.page.getByRole('list', { name: 'Instances' }).getByRole('listitem').filter({ hasText: 'Waiting line' });
         await expect(row).toContainText('Connected');
