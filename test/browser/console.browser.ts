@@ -160,7 +160,6 @@ test.describe('Console', () => {
       expect(errors).toEqual([]);
     }
     console.log(`tab load times (ms): ${tabs.map((tab) => tab.loadMs).join(', ')}`);
-    expect(tabs.filter((tab) => tab.loadMs >= 1_000)).toEqual([]);
 
     // Updates made after all ten are open reach every one of them.
     await gateway.client.expectStatus(
@@ -181,6 +180,8 @@ test.describe('Console', () => {
         await expect(row).toContainText('Connected');
       }
     }
+    // Each tab loaded (a known element visible, its feed live) within a second of navigating to it.
+    expect(tabs.filter((tab) => tab.loadMs >= 1_000).map((tab) => `${tab.kind}: ${tab.loadMs} ms`)).toEqual([]);
   });
 
   test('a hidden tab holds no live connection and catches up with what it missed when shown again', async ({ page, context, gateway }) => {
