@@ -19,7 +19,11 @@ describe('console socket', () => {
   const sockets: ConsoleSocketClient[] = [];
 
   const inbound = (text: string) =>
-    http.post('/sandbox/inbound', { from: '14155550142', type: 'text', text }, { 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id });
+    http.post(
+      '/sandbox/inbound',
+      { from: '14155550142', type: 'text', text },
+      { 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id },
+    );
 
   beforeAll(async () => {
     [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
@@ -68,7 +72,9 @@ describe('console socket', () => {
 
     expect((await inbound('first')).status).toBe(201);
     socket.send({ type: 'subscribe', id: 'log', stream: 'events', instanceId: instance.id, after: 0 });
-    await socket.waitFor((client) => client.dataOf('log').some((frame) => (frame.data as { eventData?: { text?: string } }).eventData?.text === 'first'));
+    await socket.waitFor((client) =>
+      client.dataOf('log').some((frame) => (frame.data as { eventData?: { text?: string } }).eventData?.text === 'first'),
+    );
     const seen = socket.dataOf('log');
     const lastId = seen[seen.length - 1].id;
     expect(lastId).toMatch(/^\d+$/);

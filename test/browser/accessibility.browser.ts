@@ -22,7 +22,11 @@ async function seriousViolations(page: Page): Promise<Array<{ rule: string; impa
 }
 
 test.describe('Accessibility', () => {
-  test('every console page, light and dark at 1280 px, has no serious or critical axe-core violation', async ({ page, context, gateway }) => {
+  test('every console page, light and dark at 1280 px, has no serious or critical axe-core violation', async ({
+    page,
+    context,
+    gateway,
+  }) => {
     test.setTimeout(180_000);
     const customer = await signedInCustomer(gateway.client, context, 'axe');
     const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
@@ -36,12 +40,20 @@ test.describe('Accessibility', () => {
     );
     const invite = (await gateway.client.expectStatus(
       201,
-      gateway.client.post('/admin/customers', { name: 'Axe Invitee', ownerEmail: `axe-${Date.now()}@example.com` }, { 'X-Admin-Key': testEnv().ADMIN_API_KEY }),
+      gateway.client.post(
+        '/admin/customers',
+        { name: 'Axe Invitee', ownerEmail: `axe-${Date.now()}@example.com` },
+        { 'X-Admin-Key': testEnv().ADMIN_API_KEY },
+      ),
     )) as { ownerInvite: { url: string } };
 
     const pages: Array<{ name: string; path: string; ready: () => Promise<void>; signedOut?: boolean }> = [
       { name: 'instances', path: '', ready: () => expect(page.getByRole('list', { name: 'Instances' })).toContainText('New number') },
-      { name: 'overview', path: `instances/${instance.id}`, ready: () => expect(page.getByRole('heading', { name: 'Details' })).toBeVisible() },
+      {
+        name: 'overview',
+        path: `instances/${instance.id}`,
+        ready: () => expect(page.getByRole('heading', { name: 'Details' })).toBeVisible(),
+      },
       {
         name: 'pairing',
         path: `instances/${unpaired.id}/pairing`,
@@ -57,7 +69,10 @@ test.describe('Accessibility', () => {
         path: `instances/${instance.id}/events`,
         ready: async () => {
           await expect(page.getByText('Live', { exact: true })).toBeVisible();
-          await page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Hi! Can I book\?/ }).click();
+          await page
+            .getByRole('list', { name: 'Events' })
+            .getByRole('button', { name: /Hi! Can I book\?/ })
+            .click();
           await expect(page.getByRole('region', { name: 'Webhook deliveries' })).toBeVisible();
         },
       },

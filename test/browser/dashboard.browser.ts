@@ -3,12 +3,20 @@ import { Webhook } from 'standardwebhooks';
 import { testEnv } from '../support/environment';
 import { spawnApp } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { collectConsoleErrors, pairedSandboxInstance, signedInCustomer, strongPassword } from './support/dashboard';
+import { pairedSandboxInstance, signedInCustomer, strongPassword, watchConsole } from './support/dashboard';
 import { GENEROUS_LIMITS, expect, test as base } from './support/fixtures';
 import { GatewayClient } from './support/gateway-client';
 
 // The dashboard tests run their own API and worker: webhooks may reach the local receiver (127.0.0.1).
-const test = base.extend<{ consoleErrors: string[] }>({
+interface ConsoleFixtures {
+  /**
+   * Every console error and uncaught page error fails the test. A test that provokes a refusal on purpose (a wrong
+   * password, a link already used) allows that status from that route just before provoking it.
+   */
+  allowFailedRequest: (status: number, path: string) => void;
+}
+
+const test = base.extend<ConsoleFixtures>({
   gateway: [
     // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
@@ -22,13 +30,11 @@ const test = base.extend<{ consoleErrors: string[] }>({
     },
     { scope: 'worker', timeout: 120_000 },
   ],
-  consoleErrors: [
+  allowFailedRequest: [
     async ({ page }, use) => {
-      const errors = collectConsoleErrors(page);
-      await use(errors);
-      // Chromium logs every non-2xx fetch ("Failed to load resource"); the refusals these tests provoke on purpose
-      // (401 before sign-in, the API's 400) are the API's answers, not errors of the page.
-      expect(errors.filter((text) => !/^Failed to load resource: the server responded with a status of 4\d\d/.test(text))).toEqual([]);
+      const console = watchConsole(page);
+      await use(console.allow);
+      expect(console.unexpected()).toEqual([]);
     },
     { auto: true },
   ],
@@ -66,6 +72,7 @@ test.describe('Dashboard', () => {
     page,
     gateway,
     saveScreenshot,
+    allowFailedRequest,
   }) => {
     await dashboard(page, gateway.apiUrl, 'operator');
     await page.getByLabel('Admin key').fill(testEnv().ADMIN_API_KEY);
@@ -95,16 +102,20 @@ test.describe('Dashboard', () => {
     await expect(page.getByText(email)).toBeVisible();
 
     // The link worked once.
+    allowFailedRequest(410, '/auth/invites/');
     await page.goto(inviteUrl);
     await expect(page.getByRole('heading', { name: 'This link cannot be used' })).toBeVisible();
 
     await dashboard(page, gateway.apiUrl);
+    // Signed out, each page load asks for the session and is told 401.
+    allowFailedRequest(401, '/auth/session');
     await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible();
     await dashboard(page, gateway.apiUrl, 'team');
     await expect(page.getByRole('heading', { name: 'Sign in to the dashboard' })).toBeVisible();
 
     await page.getByLabel('Email').fill(email);
+    allowFailedRequest(401, '/auth/sign-in');
     await page.getByLabel('Password').fill(`${password}x`);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page.getByRole('alert')).toHaveText('unauthorized: wrong email or password');
@@ -220,6 +231,7 @@ test.describe('Dashboard', () => {
     context,
     gateway,
     saveScreenshot,
+    allowFailedRequest,
   }) => {
     const receiver = await WebhookReceiver.start();
     try {
@@ -228,6 +240,7 @@ test.describe('Dashboard', () => {
       await dashboard(page, gateway.apiUrl, `instances/${instance.id}/webhooks`);
       await page.getByLabel('Use customer defaults').uncheck();
       await page.getByLabel('Webhook URL').fill('http://169.254.169.254/latest/meta-data');
+      allowFailedRequest(400, '/settings');
       await page.getByRole('button', { name: 'Save settings' }).click();
       await expect(page.getByLabel('Webhook URL')).toHaveAttribute('aria-invalid', 'true');
       await expect(page.locator('#webhook-url-error')).toContainText('webhookUrl');
@@ -439,6 +452,7 @@ test.describe('Dashboard', () => {
     context,
     gateway,
     saveScreenshot,
+    allowFailedRequest,
   }) => {
     test.setTimeout(90_000);
     const customer = await signedInCustomer(gateway.client, context, 'tour');
@@ -545,6 +559,8 @@ test.describe('Dashboard', () => {
         ready: () => expect(page.getByRole('alert')).toContainText('No such instance'),
       },
     ];
+    // The refusal states are shown on purpose.
+    allowFailedRequest(404, '/account/instances/ins_nosuchinstance');
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       for (const width of [1280, 390]) {
@@ -557,6 +573,8 @@ test.describe('Dashboard', () => {
       }
     }
     await context.clearCookies();
+    allowFailedRequest(401, '/auth/session');
+    allowFailedRequest(404, '/auth/invites/not-a-real-token');
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 390, height: 844 });
     await dashboard(page, gateway.apiUrl, 'sign-in');

@@ -74,3 +74,24 @@ export function collectConsoleErrors(page: Page): string[] {
   page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
   return errors;
 }
+
+/**
+ * Watches a page's console for the whole test. Chromium logs every non-2xx answer to a fetch as a console error
+ * ("Failed to load resource"); a test that provokes a refusal on purpose allows it with `allow(status, path)` just
+ * before provoking it. Any other console error, a refusal before it was allowed, and any uncaught page error is
+ * reported by `unexpected()`.
+ */
+export function watchConsole(page: Page): { allow: (status: number, path: string) => void; unexpected: () => string[] } {
+  const allowed: Array<{ status: number; path: string }> = [];
+  const unexpected: string[] = [];
+  const failedLoad = /^Failed to load resource: the server responded with a status of (\d{3})/;
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const status = Number(failedLoad.exec(message.text())?.[1]);
+    const url = message.location().url;
+    if (allowed.some((entry) => entry.status === status && url.includes(entry.path))) return;
+    unexpected.push(`${message.text()} (${url})`);
+  });
+  page.on('pageerror', (error) => unexpected.push(error.stack ?? error.message));
+  return { allow: (status, path) => allowed.push({ status, path }), unexpected: () => [...unexpected] };
+}

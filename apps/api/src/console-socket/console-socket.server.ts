@@ -73,9 +73,9 @@ export class ConsoleSocketServer {
       app.get(EventStreamsService),
       app.get(InstanceStatusStreams),
     );
-    (app.getHttpServer()).on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) =>
-      void server.upgrade(request, socket, head),
-    );
+    app
+      .getHttpServer()
+      .on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => void server.upgrade(request, socket, head));
     attached.set(app, server);
     return server;
   }

@@ -46,11 +46,13 @@ export function useSessionQuery() {
   return useQuery({ queryKey: keys.session, queryFn: () => apiRequest<SignedIn>('/auth/session'), retry: false, staleTime: 60_000 });
 }
 
-export function useInviteQuery(token: string) {
+/** `enabled: false` once the link is used: signing in clears the cache, and a refetch of a used link answers 410. */
+export function useInviteQuery(token: string, enabled = true) {
   return useQuery({
     queryKey: keys.invite(token),
     queryFn: () => apiRequest<InviteInfo>(`/auth/invites/${encodeURIComponent(token)}`),
     retry: false,
+    enabled,
   });
 }
 

@@ -11,7 +11,7 @@ import {
   useRecoverFailed,
   useRedeliver,
 } from '../api/queries';
-import { followLiveFeed } from '../api/live-socket';
+import { followLiveFeed, type LiveFeed } from '../api/live-socket';
 import type { DeliveryReport, EventPage, LoggedEvent } from '../api/types';
 import { CurlPreview } from '../components/curl-preview';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
@@ -27,7 +27,8 @@ function useLiveEvents(instanceId: string, after: number | undefined): 'live' | 
     if (after === undefined) return;
     let last = after;
     const abort = new AbortController();
-    followLiveFeed({ stream: 'events', instanceId, after: () => last }, {
+    const feed: LiveFeed = { stream: 'events', instanceId, after: () => last };
+    followLiveFeed(feed, {
       signal: abort.signal,
       onOpen: () => setState('live'),
       onDrop: () => setState('reconnecting'),

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { apiRequest, describeError } from '../api/http';
 import { keys, useInboxQuery, useOutboxQuery, useSandboxInbound, useSandboxReceipt } from '../api/queries';
-import { followLiveFeed } from '../api/live-socket';
+import { followLiveFeed, type LiveFeed } from '../api/live-socket';
 import type { InboxEntry, OutboxEntry } from '../api/types';
 import { CurlPreview } from '../components/curl-preview';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
@@ -22,7 +22,8 @@ function useRefreshOnEvents(instanceId: string): void {
   useEffect(() => {
     const abort = new AbortController();
     let pending: ReturnType<typeof setTimeout> | undefined;
-    followLiveFeed({ stream: 'events', instanceId }, {
+    const feed: LiveFeed = { stream: 'events', instanceId };
+    followLiveFeed(feed, {
       signal: abort.signal,
       onMessage: () => {
         clearTimeout(pending);

@@ -39,7 +39,8 @@ export function WebhookSettings() {
       };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    update.mutate({ id: instance.id, settings: body });
+    // Saved: the generated secret is now the stored one, no longer "not saved yet".
+    update.mutate({ id: instance.id, settings: body }, { onSuccess: () => setFreshSecret(null) });
   };
   const error = update.error ? describeError(update.error) : null;
   const urlError = error && /webhookUrl/i.test(error) ? error : null;
@@ -89,6 +90,9 @@ export function WebhookSettings() {
 function WebhookTestCard() {
   const instance = useCurrentInstance();
   const test = useTestWebhook();
+  // A result (or refusal such as "no webhook URL") describes the settings it was sent with; once they change it is stale.
+  const { reset } = test;
+  useEffect(() => reset(), [instance.settings, reset]);
   const result = test.data;
   return (
     <section className="card" aria-labelledby="webhook-test-title">

@@ -11,22 +11,28 @@ import { AccountIdentity } from './account-identity';
 
 export function InstancesPage() {
   const instances = useInstancesQuery();
-  const [created, setCreated] = useState<CreatedInstance | null>(null);
+  // One card per instance created on this page, kept until its key is stored: a second creation must not hide the first key.
+  const [created, setCreated] = useState<Array<CreatedInstance & { named: boolean }>>([]);
   return (
     <section className="page">
       <header className="page-header">
         <h1>Instances</h1>
         <p className="muted">Each instance is one linked phone number. Status changes appear here as they happen.</p>
       </header>
-      <CreateInstanceForm onCreated={setCreated} />
-      {created && (
+      <CreateInstanceForm onCreated={(instance, named) => setCreated((cards) => [{ ...instance, named }, ...cards])} />
+      {created.map((instance) => (
         <OneTimeSecret
-          label={`API key of ${created.name}`}
-          value={created.apiKey}
-          warning="This is the instance's own API key. Store it now; it cannot be shown again (you can issue a new one later)."
-          onDismiss={() => setCreated(null)}
+          key={instance.id}
+          label={`API key of ${instance.name}`}
+          title={`API key of ${instance.name}`}
+          value={instance.apiKey}
+          warning={
+            (instance.named ? '' : `No name was given, so the instance was named ${instance.name}; rename it on its page. `) +
+            "This is the instance's own API key. Store it now; it cannot be shown again (you can issue a new one later)."
+          }
+          onDismiss={() => setCreated((cards) => cards.filter((card) => card.id !== instance.id))}
         />
-      )}
+      ))}
       {instances.isPending ? (
         <LoadingBlock label="Loading instances" />
       ) : instances.error ? (
@@ -56,7 +62,7 @@ export function InstancesPage() {
   );
 }
 
-function CreateInstanceForm({ onCreated }: { onCreated: (instance: CreatedInstance) => void }) {
+function CreateInstanceForm({ onCreated }: { onCreated: (instance: CreatedInstance, named: boolean) => void }) {
   const create = useCreateInstance();
   const [name, setName] = useState('');
   const [sandbox, setSandbox] = useState(true);
@@ -66,7 +72,7 @@ function CreateInstanceForm({ onCreated }: { onCreated: (instance: CreatedInstan
     create.mutate(body, {
       onSuccess: (instance) => {
         setName('');
-        onCreated(instance);
+        onCreated(instance, body.name !== undefined);
       },
     });
   };
@@ -74,7 +80,16 @@ function CreateInstanceForm({ onCreated }: { onCreated: (instance: CreatedInstan
     <form className="card form-inline" onSubmit={submit} aria-label="Create an instance">
       <label className="field grow">
         <span>Instance name</span>
-        <input value={name} maxLength={100} placeholder="e.g. Support line" onChange={(event) => setName(event.target.value)} />
+        <input
+          value={name}
+          maxLength={100}
+          placeholder="e.g. Support line"
+          aria-describedby="instance-name-hint"
+          onChange={(event) => setName(event.target.value)}
+        />
+        <small id="instance-name-hint" className="hint">
+          Optional: left empty, a name such as instance-6jpjzw is generated.
+        </small>
       </label>
       <fieldset className="field segmented">
         <legend>Network</legend>

@@ -10,7 +10,9 @@ const MIN_PASSWORD_CHARS = 12;
 
 export function InvitePage() {
   const { token = '' } = useParams();
-  const invite = useInviteQuery(token);
+  // Accepted: the link is used up, and this page only waits for the navigation away.
+  const [accepted, setAccepted] = useState(false);
+  const invite = useInviteQuery(token, !accepted);
   const navigate = useNavigate();
   const signedIn = useSignedIn();
   const [password, setPassword] = useState('');
@@ -18,6 +20,7 @@ export function InvitePage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  if (accepted) return <LoadingBlock label="Signing you in" />;
   if (invite.isPending) return <LoadingBlock label="Opening your invitation" />;
   if (invite.error) {
     const gone = invite.error instanceof ApiError && (invite.error.status === 404 || invite.error.status === 410);
@@ -44,7 +47,9 @@ export function InvitePage() {
     setBusy(true);
     setError(null);
     try {
-      signedIn(await acceptInvite(token, password));
+      const session = await acceptInvite(token, password);
+      setAccepted(true);
+      signedIn(session);
       await navigate('/', { replace: true });
     } catch (failure) {
       setError(describeError(failure));

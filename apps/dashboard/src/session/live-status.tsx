@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { applyLiveStatus } from '../api/queries';
-import { followLiveFeed } from '../api/live-socket';
+import { followLiveFeed, type LiveFeed } from '../api/live-socket';
 import type { LiveStatusMessage } from '../api/types';
 
 type StreamState = 'connecting' | 'live' | 'reconnecting';
@@ -13,7 +13,8 @@ export function LiveStatusProvider({ children }: { children: ReactNode }) {
   const [state, setState] = useState<StreamState>('connecting');
   useEffect(() => {
     const abort = new AbortController();
-    followLiveFeed({ stream: 'instances' }, {
+    const feed: LiveFeed = { stream: 'instances' };
+    followLiveFeed(feed, {
       signal: abort.signal,
       onOpen: () => {
         setState('live');
