@@ -12,6 +12,7 @@ export default tseslint.config(
       '.dev/**',
       '.test-tmp/**',
       'libs/database/src/generated/**',
+      'apps/dashboard/src/api/openapi-types.ts',
       '**/*.js',
       '**/*.mjs',
     ],

@@ -3,7 +3,9 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest, type Credentials } from './http';
 import type {
-  AdminCustomer,
+  CreatedCustomer,
+  CustomerPage,
+  CustomerSummary,
   CreatedInstance,
   CreatedInvite,
   CustomerDefaults,
@@ -323,7 +325,7 @@ export function useRemoveTeammate() {
 export function useCustomersQuery(credentials: Credentials) {
   return useQuery({
     queryKey: keys.customers,
-    queryFn: () => apiRequest<{ items: AdminCustomer[]; totalCount: number }>('/admin/customers?pageSize=100&order=desc', { credentials }),
+    queryFn: () => apiRequest<CustomerPage>('/admin/customers?pageSize=100&order=desc', { credentials }),
     retry: false,
   });
 }
@@ -339,7 +341,7 @@ export function useOverviewQuery(credentials: Credentials) {
 
 export function useCreateCustomer(credentials: Credentials) {
   return useInvalidating(
-    (body: { name: string; ownerEmail?: string }) => apiRequest<AdminCustomer>('/admin/customers', { method: 'POST', body, credentials }),
+    (body: { name: string; ownerEmail?: string }) => apiRequest<CreatedCustomer>('/admin/customers', { method: 'POST', body, credentials }),
     () => [[...keys.customers]],
   );
 }
@@ -365,7 +367,7 @@ export function usePasswordReset(credentials: Credentials) {
 export function useDisableCustomer(credentials: Credentials) {
   return useInvalidating(
     ({ id, disabled }: { id: string; disabled: boolean }) =>
-      apiRequest<AdminCustomer>(`/admin/customers/${encodeURIComponent(id)}/disabled`, { method: 'PUT', body: { disabled }, credentials }),
+      apiRequest<CustomerSummary>(`/admin/customers/${encodeURIComponent(id)}/disabled`, { method: 'PUT', body: { disabled }, credentials }),
     () => [[...keys.customers]],
   );
 }

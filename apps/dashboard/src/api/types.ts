@@ -1,165 +1,38 @@
-// The shapes of the API answers the dashboard reads (see the OpenAPI document at /docs).
+// The shapes of the API answers the console reads, named for the console. Each is the API's own schema from
+// openapi-types.ts, which `npm run build` generates from the OpenAPI document (scripts/generate-console-types.mjs),
+// so a changed answer breaks the console's type-check instead of the console.
+import type { components } from './openapi-types';
 
-export type InstanceStatus = 'unpaired' | 'pairing' | 'connecting' | 'connected' | 'disconnected';
+type Schemas = components['schemas'];
 
-export interface SessionUser {
-  id: string;
-  email: string;
-  customerId: string;
-  customerName: string;
-}
+export type SessionUser = Schemas['DashboardUserDto'];
+export type SignedIn = Schemas['SignedInDto'];
+export type InviteInfo = Schemas['LinkInfoDto'];
+export type TeamMember = Schemas['TeamMemberDto'];
+export type CreatedInvite = Schemas['InvitedUserDto'];
+export type InstanceSettings = Schemas['InstanceSettingsDto'];
+export type Instance = Schemas['InstanceDetailDto'];
+export type InstanceStatus = Instance['status'];
+export type CreatedInstance = Schemas['CreatedInstanceDto'];
+export type InstancePage = Schemas['InstancePageDto'];
+export type CustomerDefaults = Schemas['CustomerDefaultsDto'];
+export type SessionStatus = Schemas['SessionStatusDto'];
+export type EventEnvelope = Schemas['EventEnvelopeDto'];
+export type LoggedEvent = Schemas['LoggedEventDto'];
+export type EventPage = Schemas['EventPageDto'];
+export type DeliveryAttempt = Schemas['DeliveryAttemptDto'];
+export type DeliveryReport = Schemas['DeliveryReportDto'];
+export type WebhookTestResult = Schemas['WebhookTestResultDto'];
+export type OutboxEntry = Schemas['OutboxEntryDto'];
+export type InboxEntry = Schemas['InboxEntryDto'];
+export type CustomerSummary = Schemas['CustomerSummaryDto'];
+export type CustomerPage = Schemas['CustomerPageDto'];
+export type CreatedCustomer = Schemas['CreatedCustomerDto'];
+export type Overview = Schemas['OverviewDto'];
 
-export interface SignedIn {
-  user: SessionUser;
-  csrfToken: string;
-}
-
-export interface InviteInfo {
-  email: string;
-  customerName: string;
-  expiresAt: string;
-  purpose: 'invite' | 'password_reset';
-}
-
-export interface TeamMember {
-  id: string;
-  email: string;
-  status: 'active' | 'invited';
-  createdAt: string;
-  lastSignInAt?: string | null;
-}
-
-export interface CreatedInvite {
-  user: TeamMember;
-  inviteUrl: string;
-  inviteExpiresAt: string;
-}
-
-export interface InstanceSettings {
-  useCustomDefaults: boolean;
-  pullMode: boolean;
-  webhookUrl: string;
-  eventSigningSecret: string;
-  historySync: boolean;
-  eventFilters: string[];
-}
-
-export interface Instance {
-  id: string;
-  name: string;
-  hasApiKey: boolean;
-  settings: InstanceSettings;
-  status: InstanceStatus;
-  deviceId: string;
-  created: string;
-  sandbox: boolean;
-}
-
-export interface CreatedInstance extends Instance {
-  apiKey: string;
-}
-
-export interface InstancePage {
-  items: Instance[];
-  totalCount: number;
-  pageNumber: number;
-  pageSize: number;
-}
-
-export interface CustomerDefaults {
-  defaultWebhookUrl: string;
-  defaultSigningSecret: string;
-  defaultEventFilters: string[];
-  defaultHistorySync: boolean;
-  defaultPullMode: boolean;
-}
-
+/** One message of the instance status stream (`GET /account/instances/stream`, a text/event-stream the document cannot type). */
 export interface LiveStatusMessage {
   instanceId: string;
   status: InstanceStatus;
   deviceId?: string | null;
-}
-
-export interface SessionStatus {
-  isConnected: boolean;
-  isLoggedIn: boolean;
-  deviceId: string;
-}
-
-export interface EventEnvelope {
-  eventId: string;
-  instanceId: string;
-  eventType: string;
-  receivedAt: string;
-  eventData: Record<string, unknown>;
-}
-
-export interface LoggedEvent {
-  seq: number;
-  event: EventEnvelope;
-}
-
-export interface EventPage {
-  items: LoggedEvent[];
-  nextAfter: number;
-}
-
-export interface DeliveryAttempt {
-  number: number;
-  url: string;
-  startedAt: string;
-  durationMs: number;
-  statusCode: number | null;
-  outcome: 'delivered' | 'failed' | 'gone' | 'skipped';
-  error: string | null;
-}
-
-export interface DeliveryReport {
-  eventId: string;
-  state: 'pending' | 'delivered' | 'failed' | 'stopped' | 'none';
-  nextAttemptAt: string | null;
-  attempts: DeliveryAttempt[];
-}
-
-export interface WebhookTestResult {
-  url: string;
-  delivered: boolean;
-  statusCode?: number;
-  durationMs: number;
-  responseSnippet?: string;
-  error?: string;
-}
-
-export interface OutboxEntry {
-  id: string;
-  to: string;
-  type: string;
-  content: Record<string, unknown>;
-  receivedAt: string;
-}
-
-export interface InboxEntry {
-  id: string;
-  from: string;
-  chatId: string;
-  type: string;
-  content: Record<string, unknown>;
-  receivedAt: string;
-}
-
-export interface AdminCustomer {
-  id: string;
-  name: string;
-  disabled?: boolean;
-  createdAt?: string;
-  created?: string;
-  apiKey?: string;
-  ownerInvite?: { url: string; expiresAt: string };
-}
-
-export interface Overview {
-  workers: Array<{ id: string; shards: number[]; aliveUntil: string }>;
-  shards: { total: number; owned: number; unowned: number };
-  instances: { total: number; byStatus: Record<string, number> };
-  customers: { total: number; disabled: number };
 }

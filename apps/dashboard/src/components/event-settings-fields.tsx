@@ -1,11 +1,11 @@
-import { EVENT_TYPES, SESSION_EVENT_TYPES } from '@contracts/events';
+import { EVENT_TYPES, SESSION_EVENT_TYPES, type EventType } from '@contracts/events';
 import { CopyButton } from './copy-button';
 import { InlineError } from './feedback';
 
 export interface EventSettingsValue {
   webhookUrl: string;
   signingSecret: string;
-  eventFilters: string[];
+  eventFilters: EventType[];
   pullMode: boolean;
   historySync: boolean;
 }
@@ -30,7 +30,7 @@ interface Props {
 /** The webhook and event fields shared by an instance's own settings and the customer defaults. */
 export function EventSettingsFields({ value, onChange, urlError, freshSecret, onFreshSecret, disabled }: Props) {
   const set = (patch: Partial<EventSettingsValue>) => onChange({ ...value, ...patch });
-  const toggleFilter = (type: string) =>
+  const toggleFilter = (type: EventType) =>
     set({
       eventFilters: value.eventFilters.includes(type) ? value.eventFilters.filter((item) => item !== type) : [...value.eventFilters, type],
     });

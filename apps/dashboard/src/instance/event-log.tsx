@@ -80,7 +80,7 @@ export function EventLog() {
             <span>Event type</span>
             <select value={typeFilter} onChange={(event) => setTypeFilter(event.target.value)}>
               <option value="">All types</option>
-              {[...EVENT_TYPES, 'test'].map((type) => (
+              {EVENT_TYPES.map((type) => (
                 <option key={type} value={type}>
                   {type}
                 </option>

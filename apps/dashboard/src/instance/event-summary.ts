@@ -39,8 +39,6 @@ export function summarizeEvent(event: EventEnvelope): string {
       return `Pairing refused: ${text(data.error) ?? 'unknown reason'}`;
     case 'initial_sync_finished':
       return 'History sync finished';
-    case 'test':
-      return 'Test event';
     default: {
       const hint = text(data.id) ?? text(data.chatId) ?? text(data.type);
       return hint ? `${event.eventType.replace(/_/g, ' ')} · ${clip(hint, 48)}` : event.eventType.replace(/_/g, ' ');

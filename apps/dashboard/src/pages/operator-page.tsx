@@ -8,7 +8,7 @@ import {
   useOverviewQuery,
   usePasswordReset,
 } from '../api/queries';
-import type { AdminCustomer } from '../api/types';
+import type { CreatedCustomer } from '../api/types';
 import { ConfirmButton } from '../components/confirm-button';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
 import { OneTimeSecret } from '../components/one-time-secret';
@@ -119,7 +119,7 @@ function Customers({ credentials }: { credentials: Credentials }) {
   const disable = useDisableCustomer(credentials);
   const [name, setName] = useState('');
   const [ownerEmail, setOwnerEmail] = useState('');
-  const [created, setCreated] = useState<AdminCustomer | null>(null);
+  const [created, setCreated] = useState<CreatedCustomer | null>(null);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     create.mutate(
