@@ -367,7 +367,11 @@ export function usePasswordReset(credentials: Credentials) {
 export function useDisableCustomer(credentials: Credentials) {
   return useInvalidating(
     ({ id, disabled }: { id: string; disabled: boolean }) =>
-      apiRequest<CustomerSummary>(`/admin/customers/${encodeURIComponent(id)}/disabled`, { method: 'PUT', body: { disabled }, credentials }),
+      apiRequest<CustomerSummary>(`/admin/customers/${encodeURIComponent(id)}/disabled`, {
+        method: 'PUT',
+        body: { disabled },
+        credentials,
+      }),
     () => [[...keys.customers]],
   );
 }
