@@ -24,7 +24,9 @@ const ENDPOINTS: MatrixEndpoint[] = [
     method: 'get',
     route: '/chats/{chatId}/business',
     path: `/chats/${ANN_JID}/business`,
-    badPaths: [{ path: '/chats/1-2/business', detail: BAD_CHAT }],
+    badPaths: [
+      { path: '/chats/1-2/business', detail: 'validation error: chatId: too short: 2 digits, an international number has 7 to 15' },
+    ],
   },
   {
     method: 'put',

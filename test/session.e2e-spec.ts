@@ -78,7 +78,7 @@ describe('sessions on the sandbox network', () => {
     expectErrorBody(
       await http.get('/session/pair-code/12ab', headersOf(instance)),
       400,
-      /^validation error: phone must be an international number/,
+      "validation error: phone: remove the letters 'ab'",
     );
   });
 

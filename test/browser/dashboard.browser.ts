@@ -284,6 +284,90 @@ test.describe('Dashboard', () => {
     }
   });
 
+  test('a pending webhook delivery is retried now, in bulk and one by one, and "Redeliver all failed" says why it queued none', async ({
+    page,
+    context,
+    gateway,
+  }) => {
+    const receiver = await WebhookReceiver.start();
+    try {
+      const customer = await signedInCustomer(gateway.client, context, 'retry now');
+      const instance = await pairedSandboxInstance(gateway.client, customer.customerKey, nextPhone());
+      await gateway.client.expectStatus(
+        204,
+        gateway.client.request(
+          'PUT',
+          `/account/instances/${instance.id}/settings`,
+          { useCustomDefaults: false, webhookUrl: receiver.url('/hooks') },
+          { 'X-Api-Key': customer.customerKey },
+        ),
+      );
+      let up = false;
+      const acknowledged: { text: string; at: number }[] = [];
+      receiver.script('/hooks', (hook) => {
+        if (up) acknowledged.push({ text: String(hook.envelope.eventData.text), at: hook.at });
+        return { status: up ? 200 : 503 };
+      });
+      const deliveredAt = (text: string) => acknowledged.find((ack) => ack.text === text)?.at ?? null;
+      /** Sends `text` in while the receiver is down, and waits until its delivery waits out its 5-minute backoff. */
+      const pendingEvent = async (text: string) => {
+        await gateway.client.expectStatus(
+          201,
+          gateway.client.post('/sandbox/inbound', { from: '14155550178', type: 'text', text }, instance.headers),
+        );
+        await gateway.client.waitFor(
+          async () => {
+            const page = (await gateway.client.get('/events?order=desc&limit=20', instance.headers)).body as {
+              items: { event: { eventId: string; eventData: { text?: string } } }[];
+            };
+            const event = page.items.find((item) => item.event.eventData.text === text);
+            if (!event) return false;
+            const report = (await gateway.client.get(`/events/${event.event.eventId}/deliveries`, instance.headers)).body as {
+              state: string;
+              attempts: unknown[];
+            };
+            return report.state === 'pending' && report.attempts.length === 2;
+          },
+          `${text} to wait for its third attempt`,
+          20_000,
+        );
+      };
+      await Promise.all([pendingEvent('First while down'), pendingEvent('Second while down')]);
+
+      await dashboard(page, gateway.apiUrl, `instances/${instance.id}/events`);
+      await page.getByRole('button', { name: 'Redeliver all failed' }).click();
+      await expect(page.getByText(/^No failed deliveries since .+ use Retry pending now\.$/)).toBeVisible();
+
+      up = true;
+      const bulkAt = Date.now();
+      await page.getByRole('button', { name: 'Retry pending now' }).click();
+      await expect(page.getByText(/^Retrying now: \d+ pending deliveries$/)).toBeVisible();
+      await expect.poll(() => [deliveredAt('First while down'), deliveredAt('Second while down')].every((at) => at !== null)).toBe(true);
+      expect(Math.max(...['First while down', 'Second while down'].map((text) => deliveredAt(text)!)) - bulkAt).toBeLessThan(3_000);
+
+      up = false;
+      await pendingEvent('Third while down');
+      up = true;
+      const event = page.getByRole('list', { name: 'Events' }).getByRole('button', { name: /Third while down/ });
+      await event.click();
+      const deliveries = page.getByRole('region', { name: 'Webhook deliveries' });
+      await expect(deliveries).toContainText('Delivery pending');
+      const oneAt = Date.now();
+      await deliveries.getByRole('button', { name: 'Retry now' }).click();
+      await expect(deliveries).toContainText('Delivered');
+      expect(deliveredAt('Third while down')! - oneAt).toBeLessThan(3_000);
+      // Each event reached the receiver once after it came back: no retry ran twice.
+      expect(
+        acknowledged
+          .map((ack) => ack.text)
+          .filter((text) => text.endsWith('while down'))
+          .sort(),
+      ).toEqual(['First while down', 'Second while down', 'Third while down']);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   test('the composer refuses a fourth button inline and sends nothing, sends a valid one, and a tap on the sandbox phone logs a delivered button_reply', async ({
     page,
     context,

@@ -84,4 +84,44 @@ describe('the dashboard composer checks', () => {
       'buttons[2].text': 'must be at most 20 characters (now 21)',
     });
   });
+
+  it('read a pasted number as the API does: the same strings accepted, the same numbers sent, the same words refused', async () => {
+    const typed = [
+      '+44 7700 900123',
+      '+1 (415) 555-0123',
+      '0044 7700 900123',
+      '1.415.555.0123',
+      '07700 900123',
+      '+44 77OO 900123',
+      '+44 123',
+    ];
+    const text = (to: string): Draft => ({
+      kind: 'text',
+      to,
+      text: 'Hi',
+      header: '',
+      footer: '',
+      buttons: [],
+      listButtonText: '',
+      sections: [],
+    });
+    const outcomes = await Promise.all(
+      typed.map(async (to) => ({
+        to,
+        composer: checkDraft(text(to)).to ?? `sends ${String(toRequestBody(text(to)).to)}`,
+        api: await validationOutcome(SendTextDto, { to, text: 'Hi' }),
+      })),
+    );
+    expect(outcomes).toEqual([
+      { to: '+44 7700 900123', composer: 'sends 447700900123', api: 'ok' },
+      { to: '+1 (415) 555-0123', composer: 'sends 14155550123', api: 'ok' },
+      { to: '0044 7700 900123', composer: 'sends 447700900123', api: 'ok' },
+      { to: '1.415.555.0123', composer: 'sends 14155550123', api: 'ok' },
+      ...[
+        ['07700 900123', 'a leading 0 means a national number; write the country code instead (+44 7700 900123)'],
+        ['+44 77OO 900123', "remove the letters 'O'"],
+        ['+44 123', 'too short: 5 digits, an international number has 7 to 15'],
+      ].map(([to, problem]) => ({ to, composer: problem, api: `validation error: to: ${problem}` })),
+    ]);
+  });
 });

@@ -3,6 +3,7 @@ export * from './events';
 export * from './event-payloads';
 export * from './instance';
 export * from './jid';
+export * from './phone-number';
 export * from './envelope';
 export * from './live-status';
 export * from './commands';

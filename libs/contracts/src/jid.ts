@@ -1,10 +1,11 @@
+import { readPhoneNumber } from './phone-number';
+
 /** JIDs of the messaging network: users `<digits>@s.whatsapp.net`, groups `<id>@g.us`, alternative ids `<id>@lid`. */
 const USER_SERVER = 's.whatsapp.net';
 
 const USER_JID = /^[1-9]\d{5,14}@s\.whatsapp\.net$/;
 const GROUP_JID = /^[0-9]{6,40}(-[0-9]{6,20})?@g\.us$/;
 const LID_JID = /^[0-9]{6,40}@lid$/;
-const BARE_NUMBER = /^\+?[1-9]\d{5,14}$/;
 
 export type JidKind = 'user' | 'group' | 'lid';
 
@@ -15,10 +16,13 @@ export function jidKind(jid: string): JidKind | undefined {
   return undefined;
 }
 
-/** A JID, or a bare international number turned into a user JID; undefined when neither. */
+/** A JID, or an international number as people write it (see `readPhoneNumber`) turned into a user JID; else undefined. */
 export function normaliseChatId(value: string): string | undefined {
   const trimmed = value.trim();
-  if (BARE_NUMBER.test(trimmed)) return `${trimmed.replace(/^\+/, '')}@${USER_SERVER}`;
+  if (!trimmed.includes('@')) {
+    const { digits } = readPhoneNumber(trimmed);
+    return digits ? `${digits}@${USER_SERVER}` : undefined;
+  }
   return jidKind(trimmed) ? trimmed : undefined;
 }
 

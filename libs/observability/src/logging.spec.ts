@@ -72,13 +72,18 @@ describe('requestLogging', () => {
     }
   });
 
-  it('writes nothing for successful requests when the level is above info, but still reports 5xx', async () => {
-    const { server, url, lines } = await serve('warn', (path) => (path === '/boom' ? 503 : 200));
+  it('writes nothing for successful requests when the level is above info, but still reports 5xx; a 503 as a warning', async () => {
+    const { server, url, lines } = await serve('warn', (path) => (path === '/boom' ? 500 : path === '/unavailable' ? 503 : 200));
     try {
       expect((await get(`${url}/quiet`))['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
       await get(`${url}/boom`);
+      await get(`${url}/unavailable`);
       await settle();
-      expect(lines).toEqual([expect.objectContaining({ level: 50, res: { statusCode: 503 }, msg: 'request errored' })]);
+      expect(lines).toEqual([
+        expect.objectContaining({ level: 50, res: { statusCode: 500 }, msg: 'request errored' }),
+        expect.objectContaining({ level: 40, res: { statusCode: 503 }, msg: 'request answered 503 (not available)' }),
+      ]);
+      expect(lines[1]).not.toHaveProperty('err');
     } finally {
       server.close();
     }

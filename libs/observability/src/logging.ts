@@ -37,7 +37,7 @@ interface RequestFields {
 
 /**
  * Per request: the request id (echoed as `X-Request-Id`, and `req.id` for the error filter) and one line when the
- * response is done (`info`, `error` for 5xx), as pino-http wrote them: `{req: {id, method, url}, res: {statusCode},
+ * response is done (`info`, `warn` for a 503, `error` for other 5xx), as pino-http wrote them: `{req: {id, method, url}, res: {statusCode},
  * responseTime}` and `request completed` / `request aborted` / `request errored`. Unlike pino-http it builds no
  * per-request child logger and serialises nothing when the level is off. Nor does it bind the request to later log
  * calls through AsyncLocalStorage: on Node 20 that turns on async hooks for every promise of the process, about a
@@ -56,10 +56,14 @@ export function requestLogging(root: Logger) {
     if (!QUIET_PATHS.has((fields.url ?? '').split('?')[0])) {
       const started = Date.now();
       res.once('close', () => {
-        const failed = failure !== undefined || res.statusCode >= 500;
-        if (!root.isLevelEnabled(failed ? 'error' : 'info')) return;
+        // A 503 tells the client an instance (or the gateway) is not available now: nothing in the gateway failed, so
+        // it is one warn line without a stack, not an error.
+        const unavailable = failure === undefined && res.statusCode === 503;
+        const failed = !unavailable && (failure !== undefined || res.statusCode >= 500);
+        if (!root.isLevelEnabled(failed ? 'error' : unavailable ? 'warn' : 'info')) return;
         const line = { req: fields, res: { statusCode: res.statusCode }, responseTime: Date.now() - started };
         if (failed) root.error({ ...line, err: failure ?? new Error(`failed with status code ${res.statusCode}`) }, 'request errored');
+        else if (unavailable) root.warn(line, 'request answered 503 (not available)');
         else root.info(line, res.writableEnded ? 'request completed' : 'request aborted');
       });
     }

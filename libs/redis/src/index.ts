@@ -8,3 +8,4 @@ export * from './command-server';
 export * from './webhook-queue';
 export * from './key-invalidations';
 export * from './send-doorbells';
+export * from './outage-log';

@@ -3,6 +3,7 @@ import type { Cluster, Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { closeConnection, createConnection, type ConnectionOptions, type RedisConnection } from './connections';
 import { Subscription } from './subscription';
+import { OutageLog } from './outage-log';
 
 /** The process's Redis connections. Requests fail fast instead of queueing while Redis is down. */
 @Injectable()
@@ -106,7 +107,9 @@ export class RedisService implements OnModuleDestroy {
   }
 
   private track<C extends RedisConnection>(name: string, connection: C): C {
-    connection.on('error', (error: Error) => this.logger.warn(`redis ${name}: ${error.message}`));
+    const outage = new OutageLog(this.logger, `redis ${name}`);
+    connection.on('error', (error: Error) => outage.error(error));
+    connection.on('ready', () => outage.up());
     this.connections.push(connection);
     return connection;
   }

@@ -5,6 +5,7 @@ import { JOB_NAMES, SEND_JOB_OPTIONS, shardOf, workerSendQueueName, type SendJob
 import { ShardOwnerMap } from '@app/database';
 import { RedisService } from './redis.service';
 import type { RedisConnection } from './connections';
+import { OutageLog } from './outage-log';
 
 interface Doorbell {
   job: SendJob;
@@ -102,7 +103,8 @@ export class SendDoorbells implements OnModuleDestroy {
     // Fail fast while Redis is away instead of holding the HTTP request.
     this.connection ??= this.redis.connect('send-producer', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
     const queue = new Queue<SendJob>(workerSendQueueName(owner), { connection: this.connection, prefix: this.config.queuePrefix });
-    queue.on('error', (error) => this.logger.warn(`send queue of ${owner}: ${error.message}`));
+    const outage = new OutageLog(this.logger, `send queue of ${owner}`);
+    queue.on('error', (error) => outage.error(error));
     this.queues.set(owner, { queue, usedAt: Date.now() });
     this.sweeper ??= setInterval(() => this.closeIdleQueues(), IDLE_QUEUE_CLOSE_MS).unref();
     return queue;

@@ -3,6 +3,7 @@ import { Queue } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { JOB_NAMES, WEBHOOK_JOB_OPTIONS, WEBHOOK_QUEUE, webhookJobId, type WebhookJob } from '@app/contracts';
 import { RedisService } from './redis.service';
+import { OutageLog } from './outage-log';
 
 /** Producer side of the webhook queue. Losing a job loses nothing: the delivery row is the record. */
 @Injectable()
@@ -54,7 +55,8 @@ export class WebhookQueue implements OnModuleDestroy {
     if (!this.queue) {
       const connection = this.redis.connect('webhook-producer', { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
       this.queue = new Queue<WebhookJob>(WEBHOOK_QUEUE, { connection, prefix: this.config.queuePrefix });
-      this.queue.on('error', (error) => this.logger.warn(`webhook queue: ${error.message}`));
+      const outage = new OutageLog(this.logger, 'webhook queue producer');
+      this.queue.on('error', (error) => outage.error(error));
     }
     return this.queue;
   }

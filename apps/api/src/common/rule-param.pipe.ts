@@ -1,6 +1,6 @@
 import { Injectable, type PipeTransform } from '@nestjs/common';
 import { AppError } from '@app/contracts';
-import { CHAT_ID, GROUP_ID, GROUP_INVITE, PAIRING_PHONE, PHONE, USER_ID, type InputRule } from './validators';
+import { CHAT_ID, GROUP_ID, GROUP_INVITE, PAIRING_PHONE, PHONE, USER_ID, refusal, type InputRule } from './validators';
 
 /** A path parameter that follows an input rule: what the rule makes of it (a JID, a number's digits), or 400 naming it. */
 @Injectable()
@@ -12,7 +12,7 @@ export class RuleParamPipe implements PipeTransform<string, string> {
 
   transform(value: string): string {
     const accepted = this.rule.accept(value);
-    if (accepted === undefined) throw AppError.validation(`${this.field} must be ${this.rule.expected}`);
+    if (accepted === undefined) throw AppError.validation(refusal(this.field, this.rule, value));
     return accepted;
   }
 }

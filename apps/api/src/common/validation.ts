@@ -34,7 +34,8 @@ function describe(violation: Violation): string {
   if (violation.constraint === 'whitelistValidation') return `property ${violation.path} should not exist`;
   const { property, message } = violation;
   // A rule checked element by element names the element it refused: `participants[1] must be ...`.
-  if (message.startsWith(`${property}[`)) return `${violation.path}${message.slice(property.length)}`;
+  // ... or says what exactly is wrong with it: `to: remove the letters 'abc'`.
+  if (message.startsWith(`${property}[`) || message.startsWith(`${property}:`)) return `${violation.path}${message.slice(property.length)}`;
   const predicate = message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
   return `${violation.path} ${predicate}`;
 }

@@ -249,8 +249,8 @@ export function useRedeliver(id: string) {
 
 export function useRecoverFailed(id: string) {
   return useInvalidating(
-    (body: { since: string; state: 'failed' }) =>
-      apiRequest<Record<string, unknown>>('/events/redeliver', { method: 'POST', instanceId: id, body }),
+    (body: { since: string; state: 'failed' | 'pending' }) =>
+      apiRequest<{ count: number }>('/events/redeliver', { method: 'POST', instanceId: id, body }),
     () => [['instances', id, 'deliveries']],
   );
 }

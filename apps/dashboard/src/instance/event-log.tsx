@@ -200,9 +200,10 @@ function DeliveryAttempts({ eventId }: { eventId: string }) {
       <div className="row">
         <span className={`badge delivery-${state}`}>{STATE_LABELS[state]}</span>
         {nextAttemptAt && <span className="muted small">next attempt {new Date(nextAttemptAt).toLocaleTimeString()}</span>}
-        {state !== 'none' && state !== 'pending' && (
+        {state !== 'none' && (
+          // A pending delivery waits out its backoff; the same request makes it due now (the receiver may be back).
           <button type="button" className="button" onClick={() => redeliver.mutate(eventId)} disabled={redeliver.isPending}>
-            Redeliver
+            {state === 'pending' ? 'Retry now' : 'Redeliver'}
           </button>
         )}
       </div>
@@ -238,15 +239,33 @@ function DeliveryAttempts({ eventId }: { eventId: string }) {
   );
 }
 
+type RecoveryState = 'failed' | 'pending';
+
+/** What a bulk recovery did, in words: a count of 0 names what the other button is for. */
+function recoveryOutcome(state: RecoveryState, count: number, since: string): string {
+  const from = new Date(since).toLocaleString();
+  if (state === 'failed')
+    return count > 0
+      ? `Queued again: ${count} failed ${count === 1 ? 'delivery' : 'deliveries'}`
+      : `No failed deliveries since ${from}. Deliveries waiting for their next attempt are pending, not failed: use Retry pending now.`;
+  return count > 0 ? `Retrying now: ${count} pending ${count === 1 ? 'delivery' : 'deliveries'}` : `No deliveries pending since ${from}.`;
+}
+
 function RecoverFailedCard() {
   const instance = useCurrentInstance();
   const recover = useRecoverFailed(instance.id);
   const [since, setSince] = useState(() => new Date(Date.now() - 3_600_000).toISOString().slice(0, 16));
-  const body = { since: since ? new Date(since).toISOString() : '', state: 'failed' as const };
+  const [state, setState] = useState<RecoveryState>('failed');
+  const body = { since: since ? new Date(since).toISOString() : '', state };
+  const run = (chosen: RecoveryState) => {
+    setState(chosen);
+    recover.mutate({ ...body, state: chosen });
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    recover.mutate(body);
+    run('failed');
   };
+  const count = recover.data?.count;
   return (
     <form className="card form-inline" onSubmit={submit} aria-labelledby="recover-title">
       <h2 id="recover-title" className="full">
@@ -259,8 +278,13 @@ function RecoverFailedCard() {
       <button type="submit" className="button" disabled={recover.isPending}>
         Redeliver all failed
       </button>
-      {recover.isSuccess && (
-        <span className="ok">Queued again{typeof recover.data?.count === 'number' ? `: ${recover.data.count} events` : ''}</span>
+      <button type="button" className="button" disabled={recover.isPending || !since} onClick={() => run('pending')}>
+        Retry pending now
+      </button>
+      {recover.isSuccess && typeof count === 'number' && (
+        <span className="ok" role="status">
+          {recoveryOutcome(recover.variables.state, count, recover.variables.since)}
+        </span>
       )}
       <InlineError>{recover.error ? describeError(recover.error) : null}</InlineError>
       <CurlPreview request={{ method: 'POST', path: '/events/redeliver', instanceId: instance.id, body }} />

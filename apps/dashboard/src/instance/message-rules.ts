@@ -18,6 +18,7 @@ import {
   MIN_BUTTONS,
   charCount,
 } from '@contracts/message-limits';
+import { readPhoneNumber } from '@contracts/phone-number';
 
 /** Every limit by name, for the composer's counters. */
 export * as LIMITS from '@contracts/message-limits';
@@ -68,8 +69,11 @@ function checkUnique(problems: Problems, paths: string[], values: string[]): voi
 export function checkDraft(draft: Draft): Problems {
   const problems: Problems = {};
   if (blank(draft.to)) problems.to = 'is required';
-  else if (!/^\+?\d{7,15}$/.test(draft.to.replace(/[\s-]/g, '')) && !draft.to.includes('@'))
-    problems.to = 'must be an international number or a JID';
+  else if (!draft.to.includes('@')) {
+    // The API's own reading of a number, so both accept and refuse the same strings in the same words.
+    const { problem } = readPhoneNumber(draft.to);
+    if (problem) problems.to = problem;
+  }
   if (draft.kind === 'text') {
     checkChars(problems, 'text', draft.text, MAX_TEXT_CHARS, true);
     return problems;
@@ -117,7 +121,7 @@ export function checkDraft(draft: Draft): Problems {
 
 /** The request body the API takes for the draft (empty optional fields left out). */
 export function toRequestBody(draft: Draft): Record<string, unknown> {
-  const to = draft.to.includes('@') ? draft.to.trim() : draft.to.replace(/[^\d]/g, '');
+  const to = draft.to.includes('@') ? draft.to.trim() : (readPhoneNumber(draft.to).digits ?? draft.to.trim());
   const optional = (name: string, value: string) => (value.trim() ? { [name]: value } : {});
   if (draft.kind === 'text') return { to, text: draft.text };
   const common = { to, text: draft.text, ...optional('header', draft.header), ...optional('footer', draft.footer) };

@@ -5,6 +5,7 @@ import { shardOf, workerSendQueueName, type SendJob } from '@app/contracts';
 import { RedisService, SendDoorbells, type RedisConnection } from '@app/redis';
 import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { SendDispatcher } from './send-dispatcher';
+import { OutageLog } from '@app/redis';
 
 /** Bounds the clean-up of this worker's queue at shutdown; what is left holds doorbells only. */
 const OBLITERATE_WAIT_MS = 1_000;
@@ -41,7 +42,8 @@ export class SendQueueConsumers {
       // Jobs for one instance join the same drain, so a high number only lets more instances proceed at once.
       concurrency: 64,
     });
-    worker.on('error', (error) => this.logger.warn(`send queue: ${error.message}`));
+    const outage = new OutageLog(this.logger, 'send queue');
+    worker.on('error', (error) => outage.error(error));
     this.worker = worker;
   }
 

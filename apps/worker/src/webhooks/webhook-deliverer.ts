@@ -11,6 +11,7 @@ import { retryAfterMs, verdict } from './retry-policy';
 import { EndpointRecovery } from './endpoint-recovery';
 import { UrlSlots } from './url-slots';
 import { WaitingFirstAttempts, type WaitingAttempt } from './waiting-first-attempts';
+import { OutageLog } from '@app/redis';
 
 const TIMEOUT_MS = 15_000;
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -60,7 +61,8 @@ export class WebhookDeliverer implements OnModuleDestroy {
       lockDuration: 10_000,
       stalledInterval: 5_000,
     });
-    this.worker.on('error', (error) => this.logger.warn(`webhook queue: ${error.message}`));
+    const outage = new OutageLog(this.logger, 'webhook queue');
+    this.worker.on('error', (error) => outage.error(error));
   }
 
   /**

@@ -1,3 +1,3 @@
 export * from './input-rules';
-export { Follows, NormalisedBy } from './rule.decorators';
+export { Follows, NormalisedBy, refusal } from './rule.decorators';
 export { IsSigningSecret, IsWebhookUrl, REQUIRED } from './webhook.validators';

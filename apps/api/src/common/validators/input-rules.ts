@@ -1,4 +1,4 @@
-import { jidKind, normaliseChatId, normaliseUserId } from '@app/contracts';
+import { jidKind, normaliseChatId, normaliseUserId, phoneNumberProblem, readPhoneNumber } from '@app/contracts';
 
 /**
  * One rule for a value a request carries, written once and applied wherever the value arrives (a body field, each
@@ -9,6 +9,8 @@ export interface InputRule {
   /** The value as services receive it, or undefined when it breaks the rule. */
   accept(value: string): string | undefined;
   expected: string;
+  /** What exactly is wrong with a refused value, when the rule can tell (a number's letters, its length). */
+  problem?(value: string): string | undefined;
 }
 
 const onlyIf =
@@ -17,10 +19,18 @@ const onlyIf =
     test(value) ? value : undefined;
 
 /** A user or group JID, a LID, or a bare international number (made a user JID). */
-export const CHAT_ID: InputRule = { accept: normaliseChatId, expected: 'a chat JID or an international number' };
+export const CHAT_ID: InputRule = {
+  accept: normaliseChatId,
+  expected: 'a chat JID or an international number',
+  problem: phoneNumberProblem,
+};
 
 /** A person: a user JID, a LID, or a bare international number; groups are not people. */
-export const USER_ID: InputRule = { accept: normaliseUserId, expected: 'a user JID or an international number' };
+export const USER_ID: InputRule = {
+  accept: normaliseUserId,
+  expected: 'a user JID or an international number',
+  problem: phoneNumberProblem,
+};
 
 /** As `USER_ID`, worded for callers, who are often known only by their LID. */
 export const CALLER_ID: InputRule = { ...USER_ID, expected: 'a user JID, a LID or an international number' };
@@ -32,6 +42,7 @@ export const PHONE_USER_ID: InputRule = {
     return jid && jidKind(jid) === 'user' ? jid : undefined;
   },
   expected: 'a user JID (<digits>@s.whatsapp.net) or an international number',
+  problem: phoneNumberProblem,
 };
 
 export const GROUP_ID: InputRule = {
@@ -44,14 +55,16 @@ export const GROUP_ID: InputRule = {
 
 /** An international number, as its digits. */
 export const PHONE: InputRule = {
-  accept: (value) => /^\+?(\d{7,15})$/.exec(value)?.[1],
+  accept: (value) => readPhoneNumber(value).digits,
   expected: 'an international number (7-15 digits, optionally with a leading +)',
+  problem: phoneNumberProblem,
 };
 
 /** The number to pair this account with: as the network takes it, digits with the country code, no leading 0. */
 export const PAIRING_PHONE: InputRule = {
-  accept: (value) => /^\+?([1-9]\d{6,14})$/.exec(value)?.[1],
+  accept: (value) => readPhoneNumber(value).digits,
   expected: 'an international number: digits with country code, 7-15 digits',
+  problem: phoneNumberProblem,
 };
 
 const GROUP_INVITE_CODE = /^[A-Za-z0-9_-]{1,64}$/;

@@ -14,11 +14,18 @@ export function Follows(rule: InputRule): PropertyDecorator {
     validator: {
       validate: (value: unknown) => (Array.isArray(value) ? value.every((item) => follows(rule, item)) : follows(rule, value)),
       defaultMessage: ({ property, value }: ValidationArguments) => {
-        const element = Array.isArray(value) ? `[${value.findIndex((item) => !follows(rule, item))}]` : '';
-        return `${property}${element} must be ${rule.expected}`;
+        const index = Array.isArray(value) ? value.findIndex((item) => !follows(rule, item)) : -1;
+        const refused: unknown = Array.isArray(value) ? value[index] : value;
+        return refusal(`${property}${index >= 0 ? `[${index}]` : ''}`, rule, refused);
       },
     },
   });
+}
+
+/** `<field>: <what is wrong>` when the rule can tell, else `<field> must be <expected>`. */
+export function refusal(field: string, rule: InputRule, value: unknown): string {
+  const problem = typeof value === 'string' ? rule.problem?.(value) : undefined;
+  return problem ? `${field}: ${problem}` : `${field} must be ${rule.expected}`;
 }
 
 /**

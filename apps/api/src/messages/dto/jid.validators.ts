@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { IsDefined, IsString, ValidateBy, buildMessage, type ValidationOptions } from 'class-validator';
-import { normaliseUserId } from '@app/contracts';
-import { CHAT_ID, Follows, NormalisedBy, type InputRule } from '../../common/validators';
+import { normaliseUserId, phoneNumberProblem } from '@app/contracts';
+import { CHAT_ID, Follows, NormalisedBy, refusal, type InputRule } from '../../common/validators';
 import { REQUIRED } from './message.validators';
 
 /**
@@ -17,7 +17,11 @@ const RECIPIENT: InputRule = {
   ...CHAT_ID,
   expected: 'a chat JID (<digits>@s.whatsapp.net, <id>@g.us, <id>@lid) or an international number',
 };
-const PERSON: InputRule = { accept: userJidOf, expected: 'a user JID (<digits>@s.whatsapp.net, <id>@lid) or an international number' };
+const PERSON: InputRule = {
+  accept: userJidOf,
+  expected: 'a user JID (<digits>@s.whatsapp.net, <id>@lid) or an international number',
+  problem: phoneNumberProblem,
+};
 const PEOPLE_RULE = 'must contain only user JIDs (<digits>@s.whatsapp.net, <id>@lid) or international numbers';
 
 /** A user JID, group JID, LID or bare international number (see `normaliseChatId`). */
@@ -30,7 +34,10 @@ export function IsUserId(options?: ValidationOptions): PropertyDecorator {
       name: 'isUserId',
       validator: {
         validate: (value: unknown) => typeof value === 'string' && PERSON.accept(value) !== undefined,
-        defaultMessage: buildMessage((eachPrefix) => (eachPrefix ? PEOPLE_RULE : `must be ${PERSON.expected}`), options),
+        defaultMessage: buildMessage(
+          (eachPrefix, args) => (eachPrefix ? PEOPLE_RULE : refusal(args?.property ?? '', PERSON, args?.value)),
+          options,
+        ),
       },
     },
     options,
