@@ -37,6 +37,8 @@ if (!existsSync(join(root, 'node_modules'))) {
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
 const services = await import('./lib/services.mjs');
+const { buildIsFresh, recordBuild, sourceFingerprint } = await import('./lib/build-freshness.mjs');
+const { formatDevLogLine } = await import('./lib/dev-log.mjs');
 const { ensureDatabaseExists, ensurePostgres, ensureRedis, probePostgres, redactUrl, withDatabase } = services;
 
 /** Loopback, by name and address: what a local webhook receiver listens on. */
@@ -135,12 +137,16 @@ async function choosePort(name, envVar, fallback, exclude) {
 // ---------------------------------------------------------------------------------------------------------------
 // Apps
 
-function prefixLines(stream, label, out) {
-  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => out.write(`${label} ${line}\n`));
+function prefixLines(stream, label, out, format = (line) => line) {
+  createInterface({ input: stream, crlfDelay: Infinity }).on('line', (line) => {
+    const shown = format(line);
+    if (shown !== null) out.write(`${label} ${shown.replaceAll('\n', `\n${label} `)}\n`);
+  });
 }
 
-// pino-pretty is a devDependency; without it the JSON lines are shown as they are.
+// DEV_LOG=pretty: pino-pretty's full blocks (a devDependency; without it the JSON lines are shown as they are).
 function prettyPrinter() {
+  if (process.env.DEV_LOG !== 'pretty') return null;
   const bin = join(root, 'node_modules', '.bin', 'pino-pretty');
   if (!existsSync(bin)) return null;
   const args = ['--translateTime', 'SYS:HH:MM:ss.l', '--ignore', 'pid,hostname', ...(color ? ['--colorize'] : [])];
@@ -158,7 +164,8 @@ function startApp(name, script, env, colorCode) {
     child.stdout.pipe(pretty.stdin);
     prefixLines(pretty.stdout, label, process.stdout);
   } else {
-    prefixLines(child.stdout, label, process.stdout);
+    // Default: one short line per record (scripts/lib/dev-log.mjs); DEV_LOG=json: the records as the apps wrote them.
+    prefixLines(child.stdout, label, process.stdout, process.env.DEV_LOG === 'json' ? undefined : formatDevLogLine);
   }
   prefixLines(child.stderr, label, process.stderr);
 
@@ -271,6 +278,7 @@ async function demoSignIn(baseUrl, demo, adminKey) {
   const users = await listed.json();
   let user = users.find((candidate) => candidate.email === customer.ownerEmail) ?? users[0];
   if (!user) {
+    if (!customer.apiKey) return null;
     const invited = await api(baseUrl, '/account/users', customer.apiKey, { method: 'POST', body: JSON.stringify({ email: DEMO_EMAIL }) });
     if (invited.status !== 201) return null;
     const body = await invited.json();
@@ -333,16 +341,42 @@ async function ensurePaired(baseUrl, demo) {
   }
 }
 
-async function ensureDemo(baseUrl, env) {
+async function customerExists(baseUrl, adminKey, id) {
+  return (await admin(baseUrl, `/admin/customers/${encodeURIComponent(id)}/users`, adminKey)).status === 200;
+}
+
+async function instanceKeyWorks(baseUrl, demo) {
+  if (!demo.instance?.apiKey) return false;
+  const response = await fetch(`${baseUrl}/session/status`, { headers: instanceHeaders(demo), signal: AbortSignal.timeout(10_000) });
+  return response.status === 200;
+}
+
+/**
+ * The demo customer and its sandbox instance, made once and kept. A saved customer key that stopped working means
+ * either a new database (the customer is gone: make new demo data) or a key rotated in the dashboard (the customer is
+ * still there: keep it, the account the person signed into, and work through the instance's own key, which rotating
+ * the customer key leaves alone).
+ */
+async function ensureDemo(baseUrl, env, adminKey) {
   const file = join(stateDir, 'demo.json');
   let demo = readJson(file);
-  if (demo?.customer && !(await customerKeyWorks(baseUrl, demo.customer.apiKey))) {
-    log('the saved demo customer key no longer works (new database?); creating new demo data');
-    demo = null;
+  if (demo?.customer?.apiKey && !(await customerKeyWorks(baseUrl, demo.customer.apiKey))) {
+    if (await customerExists(baseUrl, adminKey, demo.customer.id)) {
+      log(`the demo customer's key was rotated (in the dashboard?); keeping demo customer ${demo.customer.id}`);
+      demo.customer.apiKey = null;
+    } else {
+      log('the saved demo customer is not in this database (a new database?); creating new demo data');
+      demo = null;
+    }
   }
   demo ??= { customer: await createCustomer(env), instance: null };
-  if (demo.instance && !(await instanceExists(baseUrl, demo.customer.apiKey, demo.instance.id))) demo.instance = null;
-  demo.instance ??= await createInstance(baseUrl, demo.customer.apiKey);
+  const customerKey = demo.customer.apiKey;
+  if (demo.instance) {
+    const stillThere = customerKey ? await instanceExists(baseUrl, customerKey, demo.instance.id) : await instanceKeyWorks(baseUrl, demo);
+    if (!stillThere) demo.instance = null;
+  }
+  if (!demo.instance && customerKey) demo.instance = await createInstance(baseUrl, customerKey);
+  else if (!demo.instance) log('the demo instance is gone and the customer key was rotated: create an instance in the dashboard');
   writeJson(file, demo);
   if (demo.instance) await ensurePaired(baseUrl, demo);
   return demo;
@@ -353,7 +387,9 @@ async function ensureDemo(baseUrl, env) {
 
 /** The banner's copy-paste commands (single-quoted for sh; keys and ids never contain quotes). */
 function tryCommands(apiUrl, demo) {
-  if (!demo.instance) return [['Try', `curl -sS -H 'X-Api-Key: ${demo.customer.apiKey}' ${apiUrl}/account/instances`]];
+  if (!demo.instance) {
+    return demo.customer.apiKey ? [['Try', `curl -sS -H 'X-Api-Key: ${demo.customer.apiKey}' ${apiUrl}/account/instances`]] : [];
+  }
   const headers = Object.entries(instanceHeaders(demo))
     .map(([name, value]) => `-H '${name}: ${value}'`)
     .join(' ');
@@ -373,7 +409,12 @@ function printBanner({ apiUrl, workerUrl, secrets, demo, signIn, seconds, comman
     ['Docs', `${apiUrl}/docs`],
     ['Worker', `${workerUrl}/health/ready`],
     ['Admin key', secrets.ADMIN_API_KEY],
-    ['Customer', `${demo.customer.id}  key ${demo.customer.apiKey}`],
+    [
+      'Customer',
+      demo.customer.apiKey
+        ? `${demo.customer.id}  key ${demo.customer.apiKey}`
+        : `${demo.customer.id}  key rotated in the dashboard (Keys & defaults shows a new one once); the commands below use the instance key`,
+    ],
   ];
   if (demo.instance) {
     rows.push(['Instance', `${demo.instance.id}${demo.instance.apiKey ? `  key ${demo.instance.apiKey}` : ''}`]);
@@ -440,11 +481,20 @@ async function main() {
   const redis = await setUpRedis();
   const secrets = loadSecrets();
 
-  log('building (npm run build)');
-  await run('npm', ['run', 'build']);
+  const outputs = [API_MAIN, WORKER_MAIN, CLI, 'dist/dashboard/index.html'];
+  if (buildIsFresh(root, outputs)) {
+    log('no source changed since the last build: skipping npm run build');
+  } else {
+    log('building (npm run build)');
+    const fingerprint = sourceFingerprint(root);
+    await run('npm', ['run', 'build']);
+    recordBuild(root, fingerprint);
+  }
   const missing = [API_MAIN, WORKER_MAIN, CLI].filter((file) => !existsSync(join(root, file)));
   if (missing.length > 0) throw new Error(`npm run build did not produce ${missing.join(', ')}`);
-  await run(process.execPath, ['scripts/migrate.mjs'], { env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_MIGRATION_URL: databaseUrl } });
+  await run(process.execPath, ['scripts/migrate.mjs'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_MIGRATION_URL: databaseUrl },
+  });
 
   const port = await choosePort('API', 'PORT', 3000);
   const workerPort = await choosePort('worker', 'WORKER_HEALTH_PORT', 3001, port);
@@ -473,7 +523,7 @@ async function main() {
     services.waitForHttp(`http://127.0.0.1:${workerPort}/health/ready`, 120_000, { signal: workerApp.died }),
   ]);
 
-  const demo = await ensureDemo(`http://127.0.0.1:${port}`, env);
+  const demo = await ensureDemo(`http://127.0.0.1:${port}`, env, secrets.ADMIN_API_KEY);
   // The banner without a sign-in line beats no banner: a failure here must not stop the stack.
   const signIn = await demoSignIn(`http://127.0.0.1:${port}`, demo, secrets.ADMIN_API_KEY).catch((error) => {
     log(`could not prepare the demo dashboard user: ${error.message}`);

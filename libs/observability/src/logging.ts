@@ -7,6 +7,8 @@ import type { AppConfig } from '@app/config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 const QUIET_PATHS = new Set(['/health', '/health/ready', '/metrics']);
+/** The console's session cookie (apps/api/src/auth/session-cookie.ts): its requests are marked so a reader can skip them. */
+const CONSOLE_SESSION = /(?:^|;\s*)mgw_session=/;
 
 /** Paths pino must never print: credentials in headers, secrets in bodies of our own log calls. */
 const REDACTED_PATHS = [
@@ -33,6 +35,8 @@ interface RequestFields {
   id: string;
   method: string | undefined;
   url: string | undefined;
+  /** `console` when the request came from the web console (its session cookie): `npm run dev` hides its polling. */
+  client?: 'console';
 }
 
 /**
@@ -47,6 +51,7 @@ interface RequestFields {
 export function requestLogging(root: Logger) {
   return function logRequest(req: IncomingMessage & { originalUrl?: string }, res: ServerResponse, next: () => void): void {
     const fields: RequestFields = { id: requestIdOf(req, res), method: req.method, url: req.originalUrl ?? req.url };
+    if (CONSOLE_SESSION.test(req.headers.cookie ?? '')) fields.client = 'console';
     (req as { id?: unknown }).id = fields.id;
     // Also keeps an error of the response (a write after its end, say) from being an uncaught exception, as pino-http did.
     let failure: Error | undefined;
@@ -84,7 +89,7 @@ export function loggerModule(config: AppConfig, app: 'api' | 'worker'): DynamicM
     base: { app },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+      req: (req: RequestFields) => ({ id: req.id, method: req.method, url: req.url, ...(req.client ? { client: req.client } : {}) }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
   });
