@@ -40,7 +40,11 @@ export async function signedInCustomer(client: GatewayClient, context: BrowserCo
   const cookie = response.headers.getSetCookie().find((line) => line.startsWith('mgw_session='));
   if (!cookie) throw new Error('no session cookie');
   const value = cookie.slice('mgw_session='.length, cookie.indexOf(';'));
-  await context.addCookies([{ name: 'mgw_session', value, url: client.baseUrl, httpOnly: true, sameSite: 'Strict' }]);
+  // With the sign-in hint the console reads (apps/api/src/auth/session-cookie.ts), as a browser signing in gets both.
+  await context.addCookies([
+    { name: 'mgw_session', value, url: client.baseUrl, httpOnly: true, sameSite: 'Strict' },
+    { name: 'mgw_signed_in', value: '1', url: client.baseUrl, sameSite: 'Strict' },
+  ]);
   return { customerId: created.id, customerKey: created.apiKey, email, password };
 }
 

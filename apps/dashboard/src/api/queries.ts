@@ -44,9 +44,20 @@ export const keys = {
 
 // ---- session ----
 
+/**
+ * The session, or null without asking when the browser holds no sign-in hint cookie (set beside the session cookie,
+ * apps/api/src/auth/session-cookie.ts): a signed-out page would only be told 401, which the browser logs as an error.
+ */
 export function useSessionQuery() {
-  return useQuery({ queryKey: keys.session, queryFn: () => apiRequest<SignedIn>('/auth/session'), retry: false, staleTime: 60_000 });
+  return useQuery({
+    queryKey: keys.session,
+    queryFn: () => (hasSignInHint() ? apiRequest<SignedIn>('/auth/session') : null),
+    retry: false,
+    staleTime: 60_000,
+  });
 }
+
+const hasSignInHint = () => document.cookie.split(';').some((part) => part.trim().startsWith('mgw_signed_in='));
 
 /** `enabled: false` once the link is used: signing in clears the cache, and a refetch of a used link answers 410. */
 export function useInviteQuery(token: string, enabled = true) {

@@ -55,6 +55,6 @@ export function RequireSession({ children }: { children: ReactNode }) {
     return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
   }
   if (session.error) return <ErrorNotice error={session.error} onRetry={() => void session.refetch()} />;
-  if (!value) return <Navigate to="/sign-in" replace />;
+  if (!value) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
