@@ -2,6 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/http';
+import { prefetchForLocation } from './api/prefetch';
 import { App } from './app';
 import './styles.css';
 import './peer-views.css';
@@ -15,6 +16,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+prefetchForLocation(queryClient, window.location.pathname);
 
 const root = document.getElementById('root');
 if (root) {

@@ -106,9 +106,27 @@ class LiveSocket {
     this.connect();
   }
 
+  /**
+   * Opens the socket before any page subscribes, so the handshake overlaps the page's first reads; closed again if
+   * nothing subscribes within the idle pause.
+   */
+  preconnect(): void {
+    if (this.socket || document.visibilityState === 'hidden') return;
+    this.listen();
+    this.open();
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.subscriptions.size === 0) this.disconnect();
+    }, IDLE_CLOSE_MS);
+  }
+
   private connect(): void {
     if (this.socket || this.reconnectTimer !== undefined) return;
     if (this.subscriptions.size === 0 || document.visibilityState === 'hidden') return;
+    this.open();
+  }
+
+  private open(): void {
     const scheme = window.location.protocol === 'https:' ? 'wss:' : 'ws:';
     const socket = new WebSocket(`${scheme}//${window.location.host}${SOCKET_PATH}`);
     this.socket = socket;
@@ -203,6 +221,11 @@ class LiveSocket {
 }
 
 const liveSocket = new LiveSocket();
+
+/** Opens the page's socket ahead of its feeds (api/prefetch.ts, at start, for a signed-in page). */
+export function preconnectLiveSocket(): void {
+  liveSocket.preconnect();
+}
 
 /** Follows a live feed over the page's socket until the signal aborts; reconnects and resumes by itself. */
 export function followLiveFeed(feed: LiveFeed, options: LiveFeedOptions): void {

@@ -1,6 +1,6 @@
 // The one query layer: every page reads and writes the API through these hooks, so cache keys, invalidation and
 // credentials live in one place.
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest, type Credentials } from './http';
 import type {
   CreatedCustomer,
@@ -48,16 +48,22 @@ export const keys = {
  * The session, or null without asking when the browser holds no sign-in hint cookie (set beside the session cookie,
  * apps/api/src/auth/session-cookie.ts): a signed-out page would only be told 401, which the browser logs as an error.
  */
-export function useSessionQuery() {
-  return useQuery({
+/** How long a read started before the first render (api/prefetch.ts) counts as fresh for the page that mounts. */
+const PREFETCH_FRESH_MS = 5_000;
+
+export const sessionQuery = () =>
+  queryOptions({
     queryKey: keys.session,
     queryFn: () => (hasSignInHint() ? apiRequest<SignedIn>('/auth/session') : null),
     retry: false,
     staleTime: 60_000,
   });
+
+export function useSessionQuery() {
+  return useQuery(sessionQuery());
 }
 
-const hasSignInHint = () => document.cookie.split(';').some((part) => part.trim().startsWith('mgw_signed_in='));
+export const hasSignInHint = () => document.cookie.split(';').some((part) => part.trim().startsWith('mgw_signed_in='));
 
 /** `enabled: false` once the link is used: signing in clears the cache, and a refetch of a used link answers 410. */
 export function useInviteQuery(token: string, enabled = true) {
@@ -78,16 +84,24 @@ export const signOut = (everywhere: boolean) =>
 
 // ---- instances ----
 
+export const instancesQuery = () =>
+  queryOptions({ queryKey: keys.instances, queryFn: () => apiRequest<InstancePage>('/account/instances?pageSize=100') });
+
 export function useInstancesQuery() {
-  return useQuery({ queryKey: keys.instances, queryFn: () => apiRequest<InstancePage>('/account/instances?pageSize=100') });
+  return useQuery(instancesQuery());
 }
 
-export function useInstanceQuery(id: string) {
-  return useQuery({
+export const instanceQuery = (id: string) =>
+  queryOptions({
     queryKey: keys.instance(id),
     queryFn: () => apiRequest<Instance>(`/account/instances/${encodeURIComponent(id)}`),
     retry: false,
+    // Kept current by the status feed; fresh long enough that a page mounting right after the prefetch does not ask twice.
+    staleTime: PREFETCH_FRESH_MS,
   });
+
+export function useInstanceQuery(id: string) {
+  return useQuery(instanceQuery(id));
 }
 
 /** Applies a pushed status change to the cached list and detail, so every page shows it without a refetch. */
@@ -214,11 +228,16 @@ export function useLogout() {
 
 export const EVENT_PAGE_SIZE = 100;
 
-export function useRecentEventsQuery(id: string) {
-  return useQuery({
+export const recentEventsQuery = (id: string) =>
+  queryOptions({
     queryKey: keys.events(id),
     queryFn: () => apiRequest<EventPage>(`/events?order=desc&limit=${EVENT_PAGE_SIZE}`, { instanceId: id }),
+    // Kept current by the event feed once the page is open.
+    staleTime: PREFETCH_FRESH_MS,
   });
+
+export function useRecentEventsQuery(id: string) {
+  return useQuery(recentEventsQuery(id));
 }
 
 /** Appends the next older page (`before` the oldest shown) to the cached log; resolves to whether more remain. */

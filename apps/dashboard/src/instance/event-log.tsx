@@ -52,7 +52,8 @@ export function EventLog() {
   const events = useRecentEventsQuery(instance.id);
   const newest = events.data ? (events.data.items[0]?.seq ?? events.data.nextAfter ?? 0) : undefined;
   // The stream starts where the first page ended; later pages come from the stream only.
-  const [streamFrom, setStreamFrom] = useState<number | undefined>(undefined);
+  // From the first render when the page is already loaded (prefetched at start): one render sooner live.
+  const [streamFrom, setStreamFrom] = useState<number | undefined>(newest);
   useEffect(() => {
     if (streamFrom === undefined && newest !== undefined) setStreamFrom(newest);
   }, [newest, streamFrom]);
