@@ -1,44 +1,13 @@
 import type { Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { testEnv } from '../support/environment';
-import { spawnApp } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { pairedSandboxInstance, signedInCustomer, strongPassword, watchConsole } from './support/dashboard';
-import { GENEROUS_LIMITS, expect, test as base } from './support/fixtures';
-import { GatewayClient } from './support/gateway-client';
+import { pairedSandboxInstance, signedInCustomer, strongPassword } from './support/dashboard';
+import { consoleTest } from './support/console-test';
+import { expect } from './support/fixtures';
 
 // The dashboard tests run their own API and worker: webhooks may reach the local receiver (127.0.0.1).
-interface ConsoleFixtures {
-  /**
-   * Every console error and uncaught page error fails the test. A test that provokes a refusal on purpose (a wrong
-   * password, a link already used) allows that status from that route just before provoking it.
-   */
-  allowFailedRequest: (status: number, path: string) => void;
-}
-
-const test = base.extend<ConsoleFixtures>({
-  gateway: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const env = { ...GENEROUS_LIMITS, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' };
-      const [api, worker] = await Promise.all([spawnApp('api', env), spawnApp('worker', env)]);
-      try {
-        await use({ apiUrl: api.url, workerUrl: worker.url, client: new GatewayClient(api.url), api, worker });
-      } finally {
-        await Promise.all([api.stop(), worker.stop()]);
-      }
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-  allowFailedRequest: [
-    async ({ page }, use) => {
-      const console = watchConsole(page);
-      await use(console.allow);
-      expect(console.unexpected()).toEqual([]);
-    },
-    { auto: true },
-  ],
-});
+const test = consoleTest();
 
 let phones = 0;
 /** Phones 1555098xxxx: the dashboard tests' own range inside the browser tier's 155509xxxxx. */

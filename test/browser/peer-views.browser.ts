@@ -1,36 +1,12 @@
 import type { Page } from '@playwright/test';
-import { spawnApp } from '../support/processes';
 import { WebhookReceiver } from '../support/webhook-receiver';
-import { collectConsoleErrors, pairedSandboxInstance, signedInCustomer } from './support/dashboard';
-import { GENEROUS_LIMITS, expect, test as base, type SaveScreenshot } from './support/fixtures';
-import { GatewayClient } from './support/gateway-client';
+import { pairedSandboxInstance, signedInCustomer } from './support/dashboard';
+import { consoleTest } from './support/console-test';
+import { expect, type SaveScreenshot } from './support/fixtures';
 
 // Own API and worker: webhooks may reach the local receiver, and a refused delivery fails at once (no retries), so
 // the event log and the chart show a failure within moments.
-const test = base.extend<{ consoleErrors: string[] }>({
-  gateway: [
-    // eslint-disable-next-line no-empty-pattern
-    async ({}, use) => {
-      const env = { ...GENEROUS_LIMITS, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: '0' };
-      const [api, worker] = await Promise.all([spawnApp('api', env), spawnApp('worker', env)]);
-      try {
-        await use({ apiUrl: api.url, workerUrl: worker.url, client: new GatewayClient(api.url), api, worker });
-      } finally {
-        await Promise.all([api.stop(), worker.stop()]);
-      }
-    },
-    { scope: 'worker', timeout: 120_000 },
-  ],
-  consoleErrors: [
-    async ({ page }, use) => {
-      const errors = collectConsoleErrors(page);
-      await use(errors);
-      // The inline refusals provoked on purpose are the API's 4xx answers, which Chromium logs as failed loads.
-      expect(errors.filter((text) => !/^Failed to load resource: the server responded with a status of 4\d\d/.test(text))).toEqual([]);
-    },
-    { auto: true },
-  ],
-});
+const test = consoleTest({ WEBHOOK_RETRY_SCHEDULE: '0' });
 
 const ANN = '447700900123';
 const BOB = '447700900456';

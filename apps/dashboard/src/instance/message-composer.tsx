@@ -1,10 +1,10 @@
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import { describeError } from '../api/http';
 import { useSendMessage } from '../api/queries';
 import { CurlPreview } from '../components/curl-preview';
 import { InlineError } from '../components/feedback';
 import { useCurrentInstance } from './instance-page';
+import { SendOutcome } from './send-outcome';
 import { MessagePreview } from './message-preview';
 import { LIMITS, checkDraft, toRequestBody, type Draft, type Problems } from './message-rules';
 import { SANDBOX_CONTACT } from './sandbox-contact';
@@ -101,38 +101,15 @@ export function MessageComposer() {
         )}
         {draft.kind === 'buttons' && <ButtonsEditor draft={draft} problems={problems} set={set} />}
         {draft.kind === 'list' && <ListEditor draft={draft} problems={problems} set={set} />}
-        <div className="row">
-          <button type="submit" className="button button-primary" disabled={send.isPending}>
-            {send.isPending ? 'Sending…' : 'Send message'}
-          </button>
-          {!valid && <span className="inline-error">{Object.keys(problems).length} problem(s) to fix before sending</span>}
-        </div>
-        {touched && !valid && (
-          <InlineError>
-            Not sent:{' '}
-            {Object.entries(problems)
-              .slice(0, 3)
-              .map(([path, problem]) => `${path} ${problem}`)
-              .join('; ')}
-          </InlineError>
-        )}
-        {send.error && (
-          <div className="notice notice-error" role="alert">
-            <strong>The API refused the message</strong>
-            <p>{describeError(send.error)}</p>
-          </div>
-        )}
-        {send.data && (
-          <p className="notice notice-ok" role="status">
-            Sent: message <span className="mono">{send.data.id}</span>
-            {instance.sandbox && (
-              <>
-                {' '}
-                · <Link to="../phone">open the sandbox phone</Link>
-              </>
-            )}
-          </p>
-        )}
+        <SendOutcome
+          label="Send message"
+          pending={send.isPending}
+          problems={problems}
+          touched={touched}
+          error={send.error}
+          sentId={send.data?.id}
+          sandbox={instance.sandbox}
+        />
         <CurlPreview request={{ method: 'POST', path: `/messages/${draft.kind}`, instanceId: instance.id, body }} />
       </form>
       <MessagePreview draft={draft} />

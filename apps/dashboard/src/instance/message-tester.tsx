@@ -1,10 +1,10 @@
 import { useMemo, useState, type ChangeEvent, type FormEvent } from 'react';
-import { Link, useSearchParams } from 'react-router';
-import { describeError } from '../api/http';
+import { useSearchParams } from 'react-router';
 import { useMessageLogQuery, useTesterSend } from '../api/peer-queries';
 import { CurlPreview } from '../components/curl-preview';
 import { InlineError } from '../components/feedback';
 import { useCurrentInstance } from './instance-page';
+import { SendOutcome } from './send-outcome';
 import { TextField } from './message-composer';
 import { messagePreview } from './message-kinds';
 import { SANDBOX_CONTACT } from './sandbox-contact';
@@ -255,38 +255,15 @@ export function MessageTester() {
         </>
       )}
       {draft.kind === 'reaction' && <ReactionFields draft={draft} set={set} problems={problems} />}
-      <div className="row">
-        <button type="submit" className="button button-primary" disabled={send.isPending}>
-          {send.isPending ? 'Sending…' : `Send ${KIND_LABELS[draft.kind].toLowerCase()}`}
-        </button>
-        {!valid && <span className="inline-error">{Object.keys(problems).length} problem(s) to fix before sending</span>}
-      </div>
-      {touched && !valid && (
-        <InlineError>
-          Not sent:{' '}
-          {Object.entries(problems)
-            .slice(0, 3)
-            .map(([path, problem]) => `${path} ${problem}`)
-            .join('; ')}
-        </InlineError>
-      )}
-      {send.error && (
-        <div className="notice notice-error" role="alert">
-          <strong>The API refused the message</strong>
-          <p>{describeError(send.error)}</p>
-        </div>
-      )}
-      {send.data && (
-        <p className="notice notice-ok" role="status">
-          Sent: message <span className="mono">{send.data.id}</span>
-          {instance.sandbox && (
-            <>
-              {' '}
-              · <Link to="../phone">open the sandbox phone</Link>
-            </>
-          )}
-        </p>
-      )}
+      <SendOutcome
+        label={`Send ${KIND_LABELS[draft.kind].toLowerCase()}`}
+        pending={send.isPending}
+        problems={problems}
+        touched={touched}
+        error={send.error}
+        sentId={send.data?.id}
+        sandbox={instance.sandbox}
+      />
       <CurlPreview request={{ method: 'POST', path: request.path, instanceId: instance.id, body: forPreview(request.body) }} />
     </form>
   );
