@@ -44,22 +44,25 @@ test.describe('Dashboard', () => {
     saveScreenshot,
     allowFailedRequest,
   }) => {
+    // A name of its own: the run's database is shared, and other suites create customers too (Swagger's example is
+    // also "Acme Bookings").
+    const customerName = `Acme Bookings ${Date.now().toString(36)}`;
     await dashboard(page, gateway.apiUrl, 'operator');
     await page.getByLabel('Admin key').fill(testEnv().ADMIN_API_KEY);
     await page.getByRole('button', { name: 'Open console' }).click();
     await expect(page.getByRole('heading', { name: 'Health' })).toBeVisible();
     const email = `owner-${Date.now()}@example.com`;
-    await page.getByLabel('Customer name').fill('Acme Bookings');
+    await page.getByLabel('Customer name').fill(customerName);
     await page.getByLabel("Owner's email").fill(email);
     await page.getByRole('button', { name: 'Create customer' }).click();
-    const link = page.getByLabel('Invite link for Acme Bookings', { exact: true }).locator('code');
+    const link = page.getByLabel(`Invite link for ${customerName}`, { exact: true }).locator('code');
     await expect(link).toContainText('/dashboard/invite/');
-    await expect(page.getByRole('list', { name: 'Customers' })).toContainText('Acme Bookings');
+    await expect(page.getByRole('list', { name: 'Customers' })).toContainText(customerName);
     await saveScreenshot('operator console');
     const inviteUrl = (await link.textContent()) ?? '';
 
     await page.goto(inviteUrl);
-    await expect(page.getByRole('heading', { name: 'Join Acme Bookings' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: `Join ${customerName}` })).toBeVisible();
     await page.getByRole('textbox', { name: /^New password/ }).fill('too short');
     await expect(page.getByRole('button', { name: 'Set password and sign in' })).toBeDisabled();
     const password = strongPassword();
@@ -98,7 +101,7 @@ test.describe('Dashboard', () => {
     await dashboard(page, gateway.apiUrl, 'operator');
     await page.getByLabel('Admin key').fill(testEnv().ADMIN_API_KEY);
     await page.getByRole('button', { name: 'Open console' }).click();
-    const acme = page.getByRole('list', { name: 'Customers' }).getByRole('listitem').filter({ hasText: 'Acme Bookings' });
+    const acme = page.getByRole('list', { name: 'Customers' }).getByRole('listitem').filter({ hasText: customerName });
     await acme.getByText('Dashboard users').click();
     await acme.getByRole('button', { name: `Password reset link for ${email}` }).click();
     const resetLink = page.getByLabel(`Password reset link for ${email}`, { exact: true }).locator('code');
