@@ -112,6 +112,7 @@ describe('npm run dev', () => {
     };
     expect(line(request)).toMatch(/^\d\d:\d\d:\d\d 202 POST \/messages\/text 4 ms$/);
     expect(line({ ...request, req: { ...request.req, client: 'console' } })).toBeNull();
+    expect(line({ level: 30, time, context: 'RouterExplorer', msg: 'Mapped {/messages/text, POST} route' })).toBeNull();
     expect(line({ ...request, req: { ...request.req, client: 'console' }, res: { statusCode: 400 } })).toMatch(
       / 400 POST \/messages\/text 4 ms$/,
     );

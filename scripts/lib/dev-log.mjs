@@ -5,6 +5,9 @@
 
 const LEVELS = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO', 40: 'WARN', 50: 'ERROR', 60: 'FATAL' };
 
+/** Nest's start-up chatter (a line per module and per route, some 200): hidden in dev, where the banner must stay findable. */
+const NEST_BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
 const clock = (time) => new Date(typeof time === 'number' ? time : Date.now()).toTimeString().slice(0, 8);
 
 /** One log line of an app as `npm run dev` prints it, or null when it is not worth a line. */
@@ -24,6 +27,7 @@ export function formatDevLogLine(raw) {
     const aborted = record.msg === 'request aborted' ? ' (aborted)' : '';
     return `${time} ${statusCode} ${record.req.method} ${record.req.url}${took}${aborted}`;
   }
+  if (record.level <= 30 && NEST_BOOT_CONTEXTS.has(record.context)) return null;
   const level = LEVELS[record.level] ?? String(record.level ?? 'INFO');
   const error = record.err && typeof record.err === 'object' ? record.err : null;
   let line = `${time} ${level.padEnd(5)} ${record.msg ?? ''}${error?.message ? `: ${error.message}` : ''}`;
