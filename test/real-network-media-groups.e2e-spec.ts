@@ -355,4 +355,132 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
       });
     });
   });
+
+  describe('history sync with real content', () => {
+    const CAROL_PHONE = '447700900325';
+    const CAROL = `${CAROL_PHONE}@s.whatsapp.net`;
+    const CAROL_LID = '123456789012397@lid';
+    const at = (secondsAgo: number) => Math.floor(Date.now() / 1000) - secondsAgo;
+
+    /** The `message_history_sync` events an instance logged for a chat, after `since` (an event count). */
+    async function historyOf(instance: CreatedInstance, chatId: string, since: number) {
+      const log = await eventually(
+        () => eventLog(instance.id),
+        (events) => events.slice(since).some((event) => event.eventType === 'message_history_sync' && event.data.chatId === chatId),
+        30_000,
+      );
+      return log.slice(since).filter((event) => event.eventType === 'message_history_sync' && event.data.chatId === chatId);
+    }
+
+    it('arrives as blobs on the media server: chats, push names and LID mappings become events and contacts', async () => {
+      const since = (await eventLog(real.id)).length;
+      // Carol talks to the account in a LID-addressed chat; only the history says which phone number that LID is.
+      const recent = await network.sendHistory(realDevice, 'RECENT', {
+        conversations: [
+          {
+            id: ANN,
+            messages: [
+              {
+                message: {
+                  key: { remoteJid: ANN, fromMe: false, id: '3EB0HISTORYANN01' },
+                  message: { conversation: 'Are we still on for Friday?' },
+                  messageTimestamp: at(7200),
+                  pushName: 'Ann',
+                },
+              },
+              {
+                message: {
+                  key: { remoteJid: ANN, fromMe: true, id: '3EB0HISTORYME001' },
+                  message: { conversation: 'Yes, 7pm' },
+                  messageTimestamp: at(7100),
+                  status: 'READ',
+                },
+              },
+            ],
+          },
+          {
+            id: CAROL_LID,
+            messages: [
+              {
+                message: {
+                  key: { remoteJid: CAROL_LID, fromMe: false, id: '3EB0HISTORYCAR01' },
+                  message: { conversation: 'Invoice attached tomorrow' },
+                  messageTimestamp: at(3600),
+                },
+              },
+            ],
+          },
+        ],
+        phoneNumberToLidMappings: [
+          { pnJid: ANN, lidJid: ANN_LID },
+          { pnJid: CAROL, lidJid: CAROL_LID },
+        ],
+      });
+      const names = await network.sendHistory(realDevice, 'PUSH_NAME', { pushnames: [{ id: CAROL, pushname: 'Carol Client' }] });
+      const blobs = [recent.directPath, names.directPath].map((path) => new URL(path, 'https://x').pathname);
+      await eventually(
+        () => network.mediaDownloads(),
+        (downloads) => blobs.every((blob) => downloads.includes(blob)),
+        30_000,
+      );
+
+      const [annHistory] = await historyOf(real, ANN, since);
+      expect(annHistory.data).toEqual({
+        chatId: ANN,
+        messages: [
+          {
+            id: '3EB0HISTORYANN01',
+            time: expect.any(String),
+            chatId: ANN,
+            sender: ANN_SENDER,
+            isGroup: false,
+            isStatus: false,
+            type: 'text',
+            text: 'Are we still on for Friday?',
+          },
+          {
+            id: '3EB0HISTORYME001',
+            time: expect.any(String),
+            chatId: ANN,
+            sender: { id: `${ME}@s.whatsapp.net`, lid: expect.stringMatching(/^\d+@lid$/), phone: ME, isMe: true },
+            isGroup: false,
+            isStatus: false,
+            type: 'text',
+            text: 'Yes, 7pm',
+          },
+        ],
+      });
+      // A history item is the message event itself: the sandbox's live event for the same message from Ann matches.
+      const text = 'Are we still on for Friday?';
+      const sandboxSent = await http.post('/sandbox/inbound', { from: ANN_PHONE, type: 'text', text, pushName: 'Ann' }, headersOf(sandbox));
+      expect(sandboxSent.status).toBe(201);
+      const withoutIdentity = ({ id: _id, time: _time, ...rest }: Record<string, unknown>) => rest;
+      expect(withoutIdentity(await messageEvent(sandbox, (sandboxSent.body as { id: string }).id))).toEqual(
+        withoutIdentity((annHistory.data.messages as Record<string, unknown>[])[0]),
+      );
+
+      const [carolHistory] = await historyOf(real, CAROL, since);
+      expect(carolHistory.data).toEqual({
+        chatId: CAROL,
+        messages: [
+          {
+            id: '3EB0HISTORYCAR01',
+            time: expect.any(String),
+            chatId: CAROL,
+            sender: { id: CAROL, lid: CAROL_LID, phone: CAROL_PHONE, isMe: false },
+            isGroup: false,
+            isStatus: false,
+            type: 'text',
+            text: 'Invoice attached tomorrow',
+          },
+        ],
+      });
+      const carol = await eventually(
+        () => http.get(`/contacts/${CAROL_PHONE}`, headersOf(real)),
+        (response) => response.status === 200 && (response.body as { pushName?: string }).pushName === 'Carol Client',
+        30_000,
+      );
+      expect(carol.body).toEqual(expect.objectContaining({ id: CAROL, lid: CAROL_LID, pushName: 'Carol Client' }));
+    });
+  });
 });

@@ -61,6 +61,8 @@ export class FakeNetworkProcess {
     readonly rootPublicKey: string,
     /** The media server's self-signed certificate (PEM file): the worker trusts it through NODE_EXTRA_CA_CERTS. */
     readonly mediaCertificate: string,
+    /** The media server's origin: the worker fetches what names the default media host (history blobs) from here. */
+    readonly mediaOrigin: string,
     private readonly errors: () => string,
   ) {}
 
@@ -77,8 +79,22 @@ export class FakeNetworkProcess {
       lines.once('line', resolve);
       child.once('exit', (code) => reject(new Error(`the fake network exited with ${code}:\n${stderr}`)));
     });
-    const info = JSON.parse(firstLine) as { webSocketUrl: string; controlUrl: string; rootPublicKey: string; mediaCertificate: string };
-    return new FakeNetworkProcess(child, info.webSocketUrl, info.controlUrl, info.rootPublicKey, info.mediaCertificate, () => stderr);
+    const info = JSON.parse(firstLine) as {
+      webSocketUrl: string;
+      controlUrl: string;
+      rootPublicKey: string;
+      mediaCertificate: string;
+      mediaOrigin: string;
+    };
+    return new FakeNetworkProcess(
+      child,
+      info.webSocketUrl,
+      info.controlUrl,
+      info.rootPublicKey,
+      info.mediaCertificate,
+      info.mediaOrigin,
+      () => stderr,
+    );
   }
 
   workerEnv(): Record<string, string> {
@@ -86,6 +102,7 @@ export class FakeNetworkProcess {
       BAILEYS_WS_URL: this.webSocketUrl,
       BAILEYS_TEST_NETWORK_ROOT_KEY: this.rootPublicKey,
       NODE_EXTRA_CA_CERTS: this.mediaCertificate,
+      BAILEYS_TEST_MEDIA_ORIGIN: this.mediaOrigin,
     };
   }
 
@@ -173,6 +190,19 @@ export class FakeNetworkProcess {
   /** What the account's own phone received (our sends reach it as device-sent messages). */
   phoneInbox(phone: string): Promise<ReceivedMessage[]> {
     return this.call('GET', `/accounts/inbox?phone=${phone}`);
+  }
+
+  /**
+   * The account's phone sends history to a companion device as a blob on the media server (`history` is a
+   * proto.HistorySync as JSON: conversations, pushnames, phoneNumberToLidMappings).
+   */
+  sendHistory(to: string, syncType: 'RECENT' | 'PUSH_NAME' | 'FULL', history: object): Promise<{ id: string; directPath: string }> {
+    return this.call('POST', '/phone/history', { to, syncType, history });
+  }
+
+  /** The path of every file devices fetched from the media server, in order. */
+  mediaDownloads(): Promise<string[]> {
+    return this.call('GET', '/media/downloads');
   }
 
   async addressing(mode: 'pn' | 'lid'): Promise<void> {

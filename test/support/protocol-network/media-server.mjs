@@ -72,6 +72,8 @@ export class MediaServer {
     /** Files contacts sent, by message id: what the sender's phone still has to upload again. */
     this.sent = new Map();
     this.uploads = [];
+    /** The path of every file a device fetched (history blobs are only ever fetched, never announced with a URL). */
+    this.downloads = [];
   }
 
   async start() {
@@ -109,6 +111,7 @@ export class MediaServer {
       return reply(200, { url: stored.url, direct_path: stored.directPath });
     }
     const file = request.method === 'GET' ? this.files.get(url.pathname) : undefined;
+    if (request.method === 'GET') this.downloads.push(url.pathname);
     if (!file) return reply(404, { error: 'no such file' });
     if (file.expired) return reply(410, { error: 'expired' });
     return reply(200, file.encrypted, 'application/octet-stream');

@@ -105,5 +105,6 @@ export function mediaRoutes(network, media) {
     ],
     [/^GET \/media\/retries$/, () => media.retries ?? []],
     [/^GET \/media\/uploads$/, () => media.uploads],
+    [/^GET \/media\/downloads$/, () => media.downloads],
   ];
 }

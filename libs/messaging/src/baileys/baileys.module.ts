@@ -7,10 +7,14 @@ import { BAILEYS_PORTS } from './baileys-ports';
 import { BaileysDriver } from './session/baileys.driver';
 import { DEFAULT_BAILEYS_WAITS, type BaileysLibraryLoader, type BaileysLogger, type BaileysSettings } from './session/baileys-settings';
 import { BAILEYS_LIBRARY, BAILEYS_LOGGER, BAILEYS_SETTINGS } from './session/baileys-tokens';
-import { libraryLoader, testNetworkRootKey } from './session/test-network-seam';
+import { libraryLoader, testMediaDispatcher, testNetworkRootKey } from './session/test-network-seam';
 
 function baileysSettings(config: AppConfig): BaileysSettings {
-  return { webSocketUrl: config.baileysWebSocketUrl, ...DEFAULT_BAILEYS_WAITS };
+  return {
+    webSocketUrl: config.baileysWebSocketUrl,
+    ...DEFAULT_BAILEYS_WAITS,
+    mediaDispatcher: testMediaDispatcher(process.env, config.baileysWebSocketUrl),
+  };
 }
 
 /** Baileys narrates every connection step at `info`; at the default level only what needs attention gets through. */

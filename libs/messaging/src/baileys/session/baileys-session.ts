@@ -264,6 +264,7 @@ export class BaileysSession implements NetworkSession {
       getMessage: (key) => this.storedMessage(lib, key),
       cachedGroupMetadata: (jid) => this.groupMetadata(jid),
       msgRetryCounterCache: this.retryCounts,
+      ...(this.deps.settings.mediaDispatcher ? { options: { dispatcher: this.deps.settings.mediaDispatcher } } : {}),
     };
   }
 

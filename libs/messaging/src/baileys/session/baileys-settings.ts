@@ -1,4 +1,5 @@
 import type { SocketConfig } from '@whiskeysockets/baileys';
+import type { Dispatcher } from 'undici';
 import type { BaileysLibrary } from '../baileys-library';
 
 export type BaileysLibraryLoader = () => Promise<BaileysLibrary>;
@@ -13,6 +14,8 @@ export interface BaileysSettings {
   firstQrWaitMs: number;
   /** How long a logout waits for a link that is still opening, so that the phone unlinks the device too. */
   openWaitMs: number;
+  /** What Baileys fetches media and history blobs with; undefined for Node's default (only the fake-network seam sets it). */
+  mediaDispatcher?: Dispatcher;
 }
 
 /** Both waits stay under the API's 10 s command deadline, which also covers loading the credentials and connecting. */

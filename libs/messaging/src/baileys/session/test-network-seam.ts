@@ -1,3 +1,4 @@
+import { Agent, type Dispatcher } from 'undici';
 import type { BaileysLibrary } from '../baileys-library';
 import type { BaileysLibraryLoader } from './baileys-settings';
 
@@ -33,4 +34,40 @@ export function libraryLoader(load: () => Promise<BaileysLibrary>, rootKey: Buff
     lib.WA_CERT_DETAILS.PUBLIC_KEY = Buffer.from(rootKey);
     return lib;
   };
+}
+
+/**
+ * The fake network's media server (`https://127.0.0.1:<port>`). WhatsApp's clients fetch what a message names by path
+ * only (history blobs, external app-state patches) from the default media host, `mmg.whatsapp.net`; with this set
+ * they fetch it from the fake's media server instead. Only together with the root-key seam, so only on loopback.
+ */
+const TEST_MEDIA_ORIGIN_VARIABLE = 'BAILEYS_TEST_MEDIA_ORIGIN';
+
+/** The host rc14 downloads from when a message names no host (`DEF_MEDIA_HOST` in Utils/messages-media.js). */
+const DEFAULT_MEDIA_HOST = 'mmg.whatsapp.net';
+
+/** Sends requests for WhatsApp's default media host to the fake network's media server; leaves every other one alone. */
+export class DefaultMediaHostRedirect extends Agent {
+  constructor(private readonly mediaOrigin: string) {
+    super();
+  }
+
+  override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandlers): boolean {
+    const origin = options.origin === undefined ? undefined : new URL(String(options.origin));
+    const redirected = origin?.host === DEFAULT_MEDIA_HOST ? { ...options, origin: this.mediaOrigin } : options;
+    return super.dispatch(redirected, handler);
+  }
+}
+
+/** The HTTP dispatcher Baileys fetches media with when the seam names a media server; undefined otherwise. */
+export function testMediaDispatcher(env: Record<string, string | undefined>, webSocketUrl: string): Dispatcher | undefined {
+  const value = env[TEST_MEDIA_ORIGIN_VARIABLE]?.trim();
+  if (!value) return undefined;
+  const origin = new URL(value);
+  if (!testNetworkRootKey(env, webSocketUrl) || origin.protocol !== 'https:' || !LOOPBACK_HOSTS.includes(origin.hostname)) {
+    throw new Error(
+      `${TEST_MEDIA_ORIGIN_VARIABLE} is for tests against a fake network: it must be an https loopback address, with ${TEST_NETWORK_ROOT_KEY_VARIABLE} set`,
+    );
+  }
+  return new DefaultMediaHostRedirect(origin.origin);
 }
