@@ -13,6 +13,7 @@ export default tseslint.config(
       '.test-tmp/**',
       'libs/database/src/generated/**',
       'apps/dashboard/src/api/openapi-types.ts',
+      'apps/api/src/openapi-metadata.ts',
       '**/*.js',
       '**/*.mjs',
     ],

@@ -5,6 +5,7 @@ import type { AppConfig } from '@app/config';
 import { ApiModule } from '../../apps/api/src/api.module';
 import { configureApp } from '../../apps/api/src/configure-app';
 import { createApiApp } from '../../apps/api/src/create-api-app';
+import { loadOpenApiMetadata } from '../../apps/api/src/openapi-plugin-metadata';
 import { testConfig } from './environment';
 
 export interface RunningApi {
@@ -22,6 +23,7 @@ export interface ProviderOverride {
 
 /** The same app as createApiApp, with some providers replaced. */
 async function createApiAppWith(config: AppConfig, overrides: ProviderOverride[]): Promise<NestExpressApplication> {
+  await loadOpenApiMetadata();
   let builder = Test.createTestingModule({ imports: [ApiModule.forRoot(config)] });
   for (const { provide, useValue } of overrides) builder = builder.overrideProvider(provide).useValue(useValue);
   const moduleRef = await builder.compile();

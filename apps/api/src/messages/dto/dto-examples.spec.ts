@@ -19,6 +19,7 @@ import { SendListDto } from './send-list.dto';
 import { SendLocationDto } from './send-location.dto';
 import { SendAudioDto, SendDocumentDto, SendImageDto, SendStickerDto, SendVideoDto, SendVoiceDto } from './send-media.dto';
 import { SendTextDto } from './send-text.dto';
+import { loadOpenApiMetadata } from '../../openapi-plugin-metadata';
 
 const USER = '14155550123@s.whatsapp.net';
 const GROUP = '120363025246125486@g.us';
@@ -130,6 +131,7 @@ describe('OpenAPI schemas (Swagger plugin + decorators)', () => {
   let schemas: Record<string, SchemaObject>;
 
   beforeAll(async () => {
+    await loadOpenApiMetadata();
     const moduleRef = await Test.createTestingModule({ controllers: [ExampleController] }).compile();
     app = moduleRef.createNestApplication({ logger: false });
     await app.init();
