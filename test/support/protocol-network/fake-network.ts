@@ -42,6 +42,20 @@ export interface DeviceLink {
   stanzas: number[];
 }
 
+/** A retry receipt our device sent (`retries.mjs`), and what the contact's phone did with it. */
+export interface RetryReceiptFromUs {
+  device: string;
+  to: string;
+  id: string;
+  attrs: Record<string, string>;
+  retry: Record<string, string>;
+  registration: boolean;
+  /** The tags of the key bundle, when the receipt carried one. */
+  keys?: string[];
+  /** 'resent (msg)', 'resent (pkmsg)', 'resent damaged (...)', 'ignored', or 'not ours' (no undecryptable message). */
+  answered: string;
+}
+
 export interface PairingCompanion {
   refs: string[];
   noiseKey: string;
@@ -173,6 +187,39 @@ export class FakeNetworkProcess {
   /** What the account's own phone received (our sends reach it as device-sent messages). */
   phoneInbox(phone: string): Promise<ReceivedMessage[]> {
     return this.call('GET', `/accounts/inbox?phone=${phone}`);
+  }
+
+  /**
+   * The contact sends a message our device cannot decrypt (damaged ciphertext). When asked, it resends `resends` times,
+   * the first `failingResends` of them damaged too.
+   */
+  sendUndecryptable(
+    from: string,
+    to: string,
+    message: object,
+    options: { resends: number; failingResends?: number },
+  ): Promise<{ id: string; encType: 'msg' | 'pkmsg' }> {
+    return this.call('POST', '/retries/undecryptable', { from, to, message, ...options });
+  }
+
+  /** Every retry receipt our devices sent, in order. */
+  retryReceiptsFromUs(): Promise<RetryReceiptFromUs[]> {
+    return this.call('GET', '/retries/from-us');
+  }
+
+  /** Whether the contact's phone asks our device again (retry receipt) when it cannot decrypt one of its messages. */
+  async asksForRetries(phone: string, asking = true): Promise<void> {
+    await this.call('POST', '/retries/asking', { phone, asking });
+  }
+
+  /** The contact's phone loses its Signal session with our device (a reinstall): what it gets next fails to decrypt. */
+  async forgetSession(phone: string, device: string): Promise<void> {
+    await this.call('POST', '/retries/forget-session', { phone, device });
+  }
+
+  /** The contact's phone asks our device for message `id` again (count from its own tally unless given). */
+  askAgain(from: string, to: string, id: string, options: { count?: number; keys?: boolean } = {}): Promise<{ count: number }> {
+    return this.call('POST', '/retries/ask', { from, to, id, ...options });
   }
 
   async addressing(mode: 'pn' | 'lid'): Promise<void> {
