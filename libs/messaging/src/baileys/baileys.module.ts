@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { pino } from 'pino';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '../messaging.module';
 import { loadBaileys } from './baileys-library';
 import { BAILEYS_PORTS } from './baileys-ports';
@@ -10,7 +11,11 @@ import { BAILEYS_LIBRARY, BAILEYS_LOGGER, BAILEYS_SETTINGS } from './session/bai
 import { libraryLoader, testNetworkRootKey } from './session/test-network-seam';
 
 function baileysSettings(config: AppConfig): BaileysSettings {
-  return { webSocketUrl: config.baileysWebSocketUrl, ...DEFAULT_BAILEYS_WAITS };
+  return {
+    webSocketUrl: config.baileysWebSocketUrl,
+    ...DEFAULT_BAILEYS_WAITS,
+    undecryptableAfterMs: config.undecryptableAfterSeconds * 1000,
+  };
 }
 
 /** Baileys narrates every connection step at `info`; at the default level only what needs attention gets through. */
@@ -21,7 +26,7 @@ function baileysLogger(config: AppConfig): BaileysLogger {
 /** The real-network driver with the real Baileys package (loaded on the first connect, never in unit tests). */
 @Module({
   // The operations share the messaging module's helpers (e.g. the SSRF-safe status media loader).
-  imports: [MessagingModule],
+  imports: [MessagingModule, ObservabilityModule],
   providers: [
     BaileysDriver,
     {

@@ -13,6 +13,8 @@ export interface BaileysSettings {
   firstQrWaitMs: number;
   /** How long a logout waits for a link that is still opening, so that the phone unlinks the device too. */
   openWaitMs: number;
+  /** How long after its last failed copy an undecryptable message is final (`UNDECRYPTABLE_AFTER_SECONDS`). */
+  undecryptableAfterMs: number;
 }
 
 /** Both waits stay under the API's 10 s command deadline, which also covers loading the credentials and connecting. */
