@@ -200,6 +200,9 @@ describe('retry receipts on the fake network (undecryptable messages, resends)',
         { id, time: expect.any(String), chatId: ANN, sender: ANN_SENDER, isGroup: false, reason: 'Bad MAC', attempts: 1 },
       ],
     ]);
+    const refused = await http.post('/sandbox/inbound/undecryptable', { from: ANN_PHONE, attempts: 7 }, headersOf(sandbox));
+    expect([refused.status, refused.body]).toEqual([400, { status: 400, detail: 'validation error: attempts must be at most 6' }]);
+    expect((await http.post('/sandbox/inbound/undecryptable', { from: ANN_PHONE }, headersOf(real))).status).toBe(404);
   });
 
   describe.each(ADDRESSING)('toward a contact addressed by %s', (_name, mode) => {

@@ -60,6 +60,8 @@ const RETRY_COUNTS = { ttlMs: 60 * 60_000, maxEntries: 10_000 };
  * manager, which limits the requests this device sends, is set back to the 5 a client makes.
  */
 const RETRY_REQUESTS = 5;
+/** How long a retry request for a send of ours whose echo is not kept yet waits for it, and how often it looks. */
+const ECHO_WAIT = { totalMs: 5_000, stepMs: 200 };
 /** Messages watched for a decryptable copy at once, per instance; beyond it the oldest is reported at once. */
 const UNDECRYPTABLE_WATCHED = 1_000;
 
@@ -75,6 +77,8 @@ function linked(creds: AuthenticationCreds): boolean {
 function unfinishedPairing(creds: AuthenticationCreds): boolean {
   return !linked(creds) && creds.me !== undefined;
 }
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** `447700900123:4@s.whatsapp.net` (a device) → `447700900123@s.whatsapp.net` (its user). */
 function userJid(jid: string): string {
@@ -327,9 +331,9 @@ export class BaileysSession implements NetworkSession {
       let record = await find();
       // A send of ours is kept when Baileys' echo of it has been through inbound mapping, and a recipient may ask
       // before that. Baileys' own cache of recent sends does not help when the receipt names the chat by the other
-      // identity (it is keyed by the JID sent to): the request waits for the echoes queued before it.
-      if (!record && this.sent.has(id)) {
-        await this.inboundQueue;
+      // identity (it is keyed by the JID sent to): the request waits a moment for the echo (Baileys buffers events).
+      for (let waited = 0; !record && this.sent.has(id) && waited < ECHO_WAIT.totalMs; waited += ECHO_WAIT.stepMs) {
+        await Promise.all([this.inboundQueue, delay(ECHO_WAIT.stepMs)]);
         record = await find();
       }
       const message = record ? bufferJson.parse<WAMessage>(record.data).message : undefined;
