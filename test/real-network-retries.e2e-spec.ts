@@ -148,6 +148,39 @@ describe('retry receipts on the fake network (undecryptable messages, resends)',
     });
   });
 
+  it('a resend that comes after message_undecryptable is still reported, as the message with the same id', async () => {
+    const { id, encType } = await network.sendUndecryptable(ANN_PHONE, device, { conversation: 'late but here' }, { resends: 0 });
+    await eventually(
+      () => eventLog(real.id),
+      (events) => events.some((event) => event.data.id === id),
+      FINAL_AFTER_MS + 8_000,
+    );
+    await network.resendLate(id);
+    const log = await eventually(
+      () => eventLog(real.id),
+      (events) => events.filter((event) => event.data.id === id).length >= 2,
+    );
+    expect(eventsAbout(log, id)).toEqual([
+      [
+        'message_undecryptable',
+        { id, time: expect.any(String), chatId: ANN, sender: ANN_SENDER, isGroup: false, reason: failureOf(encType), attempts: 1 },
+      ],
+      [
+        'message',
+        {
+          id,
+          time: expect.any(String),
+          chatId: ANN,
+          sender: ANN_SENDER,
+          isGroup: false,
+          isStatus: false,
+          type: 'text',
+          text: 'late but here',
+        },
+      ],
+    ]);
+  });
+
   it('after a damaged resend the contact starts a new session from the key bundle of the second request (pkmsg)', async () => {
     const { id, encType } = await network.sendUndecryptable(
       ANN_PHONE,

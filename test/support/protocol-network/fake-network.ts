@@ -202,6 +202,11 @@ export class FakeNetworkProcess {
     return this.call('POST', '/retries/undecryptable', { from, to, message, ...options });
   }
 
+  /** The contact answers our retry receipt for `id` only now (its phone was offline): a resend on a new session. */
+  resendLate(id: string): Promise<{ id: string; encType: 'msg' | 'pkmsg' }> {
+    return this.call('POST', '/retries/resend-late', { id });
+  }
+
   /** Every retry receipt our devices sent, in order. */
   retryReceiptsFromUs(): Promise<RetryReceiptFromUs[]> {
     return this.call('GET', '/retries/from-us');

@@ -119,6 +119,26 @@ export class Retries {
     return true;
   }
 
+  /**
+   * The contact's phone answers our first retry receipt only now (it was offline since): a resend on a new session
+   * from the bundle the server hands out, as for any request it answers late.
+   */
+  async resendLate(id) {
+    const pending = this.undecryptable.get(id);
+    if (!pending) throw httpError(404, `no undecryptable message ${id}`);
+    const { contact, device } = pending;
+    const address = peerAddress(device);
+    contact.phone0.sessions.delete(address.toString());
+    const encrypted = await contact.phone0.encrypt(address, proto.Message.fromObject(pending.message), () => device.bundle());
+    pending.resent.push({ count: 1, encType: encrypted.type, fromBundle: false, damaged: false, late: true });
+    this.network.deliver(device, {
+      tag: 'message',
+      attrs: { ...pending.attrs, t: nowSeconds() },
+      content: [{ tag: 'enc', attrs: { v: '2', type: encrypted.type, count: '1' }, content: encrypted.ciphertext }],
+    });
+    return { id, encType: encrypted.type };
+  }
+
   /** A contact's phone could not decrypt what our device sent: when it is one that asks, it asks for it again. */
   onContactInbox(owner, entry) {
     if (!entry.error || !this.asking.has(owner.phone) || !owner.phone0) return;
@@ -203,6 +223,7 @@ export function retryRoutes(network, retries) {
       },
     ],
     [/^GET \/retries\/from-us$/, () => retries.fromUs],
+    [/^POST \/retries\/resend-late$/, ({ body }) => retries.resendLate(String(body.id))],
     [
       /^POST \/retries\/asking$/,
       ({ body }) => {
