@@ -53,7 +53,7 @@ const KEY_CACHE = { ttlMs: 5 * 60_000, maxEntries: 5_000 };
 const RETRY_COUNTS = { ttlMs: 60 * 60_000, maxEntries: 10_000 };
 /**
  * Retry receipts (ours and our recipients'), per message and device. A client asks at most 5 times: rc14's own
- * `sendRetryRequest` stops there (`MessageRetryManager.hasExceededMaxRetries`), as whatsmeow does. Baileys counts each
+ * `sendRetryRequest` stops there (`MessageRetryManager.hasExceededMaxRetries`). Baileys counts each
  * retry receipt it answers twice (`updateSendMessageAgainCount` in `handleReceipt` and again in `sendMessagesAgain`,
  * messages-recv.js), so with its setting at 5 only a recipient's first 2 requests were answered and its 3rd to 5th left
  * it on "Waiting for this message". The setting is therefore twice the requests to answer, and the socket's retry
@@ -315,9 +315,10 @@ export class BaileysSession implements NetworkSession {
    * For retry receipts: the message as sent, or undefined when it is not kept (Baileys then cannot resend it). Any kept
    * message is served, however old: a recipient asks when it meets the copy it cannot decrypt, which for a phone that was
    * offline is when it comes back (the server keeps undelivered messages up to 30 days), and one left without an answer
-   * stays on "Waiting for this message". Phones answer from their own store without an age limit (whatsmeow's
-   * `GetMessageForRetry` likewise). The bound is the kept copies themselves (`NETWORK_RETENTION_HOURS`, 72 h by
-   * default), and the retry counter: at most `RETRY_REQUESTS` answers per message and device.
+   * stays on "Waiting for this message". A phone answers from its own message store; whatsmeow leaves it to its
+   * `GetMessageForRetry` callback with no age limit of its own. The bound is the kept copies themselves
+   * (`NETWORK_RETENTION_HOURS`, 72 h by default), and the retry counter: at most `RETRY_REQUESTS` answers per message
+   * and device.
    */
   private async storedMessage(lib: BaileysLibrary, key: WAMessageKey): Promise<proto.IMessage | undefined> {
     if (!key.id) return undefined;
