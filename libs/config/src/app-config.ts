@@ -123,6 +123,8 @@ export interface AppConfig {
   interactiveTextFallback: InteractiveTextFallback;
   /** Where real-network (Baileys) sockets connect: WhatsApp Web's WebSocket endpoint unless overridden. */
   baileysWebSocketUrl: string;
+  /** How long a real-network message that failed to decrypt may take to arrive again before `message_undecryptable`. */
+  undecryptableAfterSeconds: number;
   dashboard: DashboardConfig;
 }
 
@@ -173,6 +175,7 @@ export const CONFIG_VARIABLES = [
   'KEY_CACHE_TTL_MS',
   'INSTANCE_LIST_CACHE_MB',
   'INTERACTIVE_TEXT_FALLBACK',
+  'UNDECRYPTABLE_AFTER_SECONDS',
   'BAILEYS_WS_URL',
   'PUBLIC_BASE_URL',
   'DASHBOARD_SESSION_IDLE_SECONDS',

@@ -44,6 +44,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       interactiveTextFallback: 'after',
       baileysWebSocketUrl: 'wss://web.whatsapp.com/ws/chat',
+      undecryptableAfterSeconds: 60,
       dashboard: {
         sessionIdleSeconds: 43_200,
         sessionMaxSeconds: 604_800,

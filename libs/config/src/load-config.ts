@@ -253,6 +253,7 @@ function readAll(read: EnvReader): AppConfig {
     instanceListCacheMb: read.int('INSTANCE_LIST_CACHE_MB', 16, 0, 4_096),
     interactiveTextFallback: read.oneOf('INTERACTIVE_TEXT_FALLBACK', INTERACTIVE_TEXT_FALLBACKS, 'after'),
     baileysWebSocketUrl: read.url('BAILEYS_WS_URL', 'wss://web.whatsapp.com/ws/chat', ['wss', 'ws']),
+    undecryptableAfterSeconds: read.int('UNDECRYPTABLE_AFTER_SECONDS', 60, 1, 86_400),
     dashboard: {
       sessionIdleSeconds: read.int('DASHBOARD_SESSION_IDLE_SECONDS', 12 * 3600, 60, 30 * 86_400),
       sessionMaxSeconds: read.int('DASHBOARD_SESSION_MAX_SECONDS', 7 * 86_400, 60, 365 * 86_400),

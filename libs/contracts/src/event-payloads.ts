@@ -174,6 +174,20 @@ export type EventPayloads = {
   };
   message_star: { id: string; chatId: string; sender: EventSender; time: string; isStarred: boolean };
   message_history_sync: { chatId?: string; messages: MessageEventData[] };
+  /**
+   * A message this instance could not decrypt and did not get again, final after `UNDECRYPTABLE_AFTER_SECONDS` without
+   * a decryptable copy (or once the retries are spent). `reason`: the decryption error; `attempts`: copies that failed.
+   * A copy that still arrives later is reported as a `message` with the same id.
+   */
+  message_undecryptable: {
+    id: string;
+    chatId: string;
+    sender: EventSender;
+    isGroup: boolean;
+    time: string;
+    reason: string;
+    attempts: number;
+  };
   chat_setting: ChatSettingEventData;
   chat_presence: { id: string; sender: EventSender; state: ChatPresenceState };
   chat_push_name: { user: EventIdentity; pushName: string };

@@ -8,6 +8,7 @@ const FILTERABLE_EVENT_TYPES = [
   'message_delete',
   'message_star',
   'message_history_sync',
+  'message_undecryptable',
   'chat_setting',
   'chat_presence',
   'chat_push_name',

@@ -12,7 +12,7 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
-import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { secretsEqual } from '@app/security';
 
@@ -25,6 +25,13 @@ export class MetricsRegistry {
     help: 'HTTP request duration by method, route template and status',
     labelNames: ['method', 'route', 'status'] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+  /** Real-network messages whose copy failed to decrypt: a later copy decrypted, or `message_undecryptable` went out. */
+  readonly undecryptableMessages = new Counter({
+    name: 'worker_undecryptable_messages_total',
+    help: 'Real-network messages that failed to decrypt, by outcome: recovered (a resend decrypted) or reported (message_undecryptable)',
+    labelNames: ['outcome'] as const,
     registers: [this.registry],
   });
 

@@ -42,6 +42,20 @@ export interface DeviceLink {
   stanzas: number[];
 }
 
+/** A retry receipt our device sent (`retries.mjs`), and what the contact's phone did with it. */
+export interface RetryReceiptFromUs {
+  device: string;
+  to: string;
+  id: string;
+  attrs: Record<string, string>;
+  retry: Record<string, string>;
+  registration: boolean;
+  /** The tags of the key bundle, when the receipt carried one. */
+  keys?: string[];
+  /** 'resent (msg)', 'resent (pkmsg)', 'resent damaged (...)', 'ignored', or 'not ours' (no undecryptable message). */
+  answered: string;
+}
+
 export interface PairingCompanion {
   refs: string[];
   noiseKey: string;
@@ -203,6 +217,44 @@ export class FakeNetworkProcess {
   /** The path of every file devices fetched from the media server, in order. */
   mediaDownloads(): Promise<string[]> {
     return this.call('GET', '/media/downloads');
+  }
+
+  /**
+   * The contact sends a message our device cannot decrypt (damaged ciphertext). When asked, it resends `resends` times,
+   * the first `failingResends` of them damaged too.
+   */
+  sendUndecryptable(
+    from: string,
+    to: string,
+    message: object,
+    options: { resends: number; failingResends?: number },
+  ): Promise<{ id: string; encType: 'msg' | 'pkmsg' }> {
+    return this.call('POST', '/retries/undecryptable', { from, to, message, ...options });
+  }
+
+  /** The contact answers our retry receipt for `id` only now (its phone was offline): a resend on a new session. */
+  resendLate(id: string): Promise<{ id: string; encType: 'msg' | 'pkmsg' }> {
+    return this.call('POST', '/retries/resend-late', { id });
+  }
+
+  /** Every retry receipt our devices sent, in order. */
+  retryReceiptsFromUs(): Promise<RetryReceiptFromUs[]> {
+    return this.call('GET', '/retries/from-us');
+  }
+
+  /** Whether the contact's phone asks our device again (retry receipt) when it cannot decrypt one of its messages. */
+  async asksForRetries(phone: string, asking = true): Promise<void> {
+    await this.call('POST', '/retries/asking', { phone, asking });
+  }
+
+  /** The contact's phone loses its Signal session with our device (a reinstall): what it gets next fails to decrypt. */
+  async forgetSession(phone: string, device: string): Promise<void> {
+    await this.call('POST', '/retries/forget-session', { phone, device });
+  }
+
+  /** The contact's phone asks our device for message `id` again (count from its own tally unless given). */
+  askAgain(from: string, to: string, id: string, options: { count?: number; keys?: boolean } = {}): Promise<{ count: number }> {
+    return this.call('POST', '/retries/ask', { from, to, id, ...options });
   }
 
   async addressing(mode: 'pn' | 'lid'): Promise<void> {

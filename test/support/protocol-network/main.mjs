@@ -9,17 +9,20 @@ import { MediaServer } from './media-server.mjs';
 import { mediaHandlers, mediaRoutes } from './media.mjs';
 import { Groups, groupHandlers, groupRoutes } from './groups.mjs';
 import { historyRoutes } from './history.mjs';
+import { Retries, retryHandlers, retryRoutes } from './retries.mjs';
 
 const verbose = process.env.FAKE_NETWORK_VERBOSE === '1';
 const network = new FakeNetwork(makeCertificateAuthority(), (line) => verbose && process.stderr.write(`fake-network: ${line}\n`));
 const media = await new MediaServer().start();
 const groups = new Groups(network);
-network.handlers.push(mediaHandlers(media), groupHandlers(groups));
+const retries = new Retries(network);
+network.handlers.push(mediaHandlers(media), groupHandlers(groups), retryHandlers(retries));
 const routes = [
   ...controlRoutes(network),
   ...mediaRoutes(network, media),
   ...groupRoutes(network, groups),
   ...historyRoutes(network, media),
+  ...retryRoutes(network, retries),
 ];
 
 const server = createServer(async (request, response) => {

@@ -126,6 +126,8 @@ export class FakeNetwork {
     this.addressing = 'pn';
     /** Protocol handlers added by other modules (media, groups): `{ iq?, receipt?, message? }(connection, node)`, true when handled. */
     this.handlers = [];
+    /** Called with (owner, entry) for every copy of our devices' messages a contact or phone decrypted or failed to. */
+    this.inboxListeners = [];
     /** Numbers connections and orders what happens to them (`links`): one counter for every login, stanza and close. */
     this.nextConnection = 1;
     this.nextSeq = 1;
@@ -722,6 +724,7 @@ class Connection {
         entry.error = String(error?.message ?? error);
       }
       owner.inbox.push(entry);
+      for (const listener of this.network.inboxListeners) listener(owner, entry);
     }
     this.send({ tag: 'ack', attrs: { class: 'message', id: node.attrs.id, from: node.attrs.to, t: nowSeconds() } });
   }

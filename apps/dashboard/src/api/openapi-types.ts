@@ -2237,6 +2237,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/inbound/undecryptable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A contact's message this device could not decrypt and never got again (`message_undecryptable`, as the real network
+         *     reports it once the failure is final): the id names the lost message.
+         */
+        post: operations["SandboxMessagesController_undecryptable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/inbox": {
         parameters: {
             query?: never;
@@ -3221,7 +3241,7 @@ export interface components {
             total: number;
         };
         CustomerDefaultsDto: {
-            defaultEventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            defaultEventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             defaultHistorySync: boolean;
             defaultPullMode: boolean;
             /**
@@ -3383,7 +3403,7 @@ export interface components {
             /** @description `evt_<unix-ms>_<16 hex>`: unique, and the same for an event wherever it is delivered. */
             eventId: string;
             /** @enum {string} */
-            eventType: "logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate";
+            eventType: "logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate";
             /** @description The instance the event belongs to. */
             instanceId: string;
             /**
@@ -3564,7 +3584,7 @@ export interface components {
         };
         InstanceSettingsDto: {
             /** @description Event types delivered (allow-list); empty means all. */
-            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             /**
              * @description The webhook signing secret, masked: its `whsec_` prefix, `…` and its last four characters (e.g. `whsec_…a1b2`);
              *     empty when none is set. The full secret is shown nowhere: set it (or rotate it) by sending a new one in
@@ -4173,6 +4193,14 @@ export interface components {
             list?: string[];
             /** @enum {string} */
             type: "contacts" | "blacklist" | "whitelist";
+        };
+        SandboxUndecryptableDto: {
+            /** @description How many copies failed (1 to 6: the first and one per retry request); 1 when left out. */
+            attempts?: number;
+            /** @description The contact who sent it (JID or international number). */
+            from: string;
+            /** @description The decryption error, as the real network's events carry it; `Bad MAC` when left out. */
+            reason?: string;
         };
         SandboxUserDto: {
             /** @description about text */
@@ -4788,7 +4816,7 @@ export interface components {
         };
         UpdateInstanceSettingsDto: {
             /** @description Event types to deliver; empty means all. Session events always pass. */
-            eventFilters?: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            eventFilters?: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             /**
              * @description Signing secret (write-only: reads show it masked, e.g. `whsec_…a1b2`); empty string removes it. The masked value
              *     read back is accepted and keeps the stored secret, so settings can be read, edited and sent back whole.
@@ -15721,6 +15749,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CreatedIdsDto"];
+                };
+            };
+            /** @description invalid request: `invalid request body`, or `validation error: <field> ...` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid API key or dashboard session: `unauthorized` (`unauthorized: wrong email or password` on sign-in) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description not allowed: `device not paired`, or `forbidden: <reason>` (a disabled customer; a dashboard request without a valid CSRF token or from another origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no such resource: `not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description rate limited; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description instance not available */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SandboxMessagesController_undecryptable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxUndecryptableDto"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedIdDto"];
                 };
             };
             /** @description invalid request: `invalid request body`, or `validation error: <field> ...` */

@@ -31,6 +31,8 @@ export function summarizeEvent(event: EventEnvelope): string {
       const ids = Array.isArray(data.messageIds) ? data.messageIds.length : 0;
       return `${text(data.receiptType) ?? 'read'} by ${who(data.sender ?? data.chatId)} · ${ids} message${ids === 1 ? '' : 's'}`;
     }
+    case 'message_undecryptable':
+      return `Message from ${who(data.sender ?? data.chatId)} could not be decrypted${text(data.reason) ? ` (${clip(text(data.reason) ?? '', 48)})` : ''}`;
     case 'logged_in':
       return `Paired as ${text(data.deviceId) ?? 'a device'}`;
     case 'logged_out':

@@ -145,6 +145,7 @@ export interface SandboxCommands {
   'sandbox.newsletterJoin': { args: { name: string; role: string }; result: { id: string } };
   'sandbox.newsletterLeave': { args: { id: string }; result: { id: string } };
   'sandbox.newsletterMute': { args: { id: string; muted: boolean }; result: { id: string } };
+  'sandbox.undecryptable': { args: { from: string; reason: string; attempts: number }; result: { id: string } };
   'sandbox.callOffer': { args: { from: string; video: boolean; groupId?: string }; result: { id: string } };
   'sandbox.callAccept': { args: { id: string }; result: { id: string } };
   'sandbox.callEnd': { args: { id: string; reason: 'ended' | 'rejected' }; result: { id: string } };

@@ -4,6 +4,7 @@ import type { SentMessage } from '../driver';
 import type { BaileysEvents, BaileysLibrary, BaileysSocket } from './baileys-library';
 import type { CallOrigins } from './call-origins';
 import type { RecentIds } from './inbound/recent-ids';
+import type { UndecryptableWatch } from './inbound/undecryptable-watch';
 
 /** What every part of the Baileys driver works with while an instance's socket is open. */
 export interface BaileysContext {
@@ -25,6 +26,8 @@ export interface BaileysContext {
   sent?: RecentIds;
   /** The caller of each recent call as the offer named them: a reject goes to exactly that JID. */
   calls?: CallOrigins;
+  /** Messages whose copies failed to decrypt, until a copy decrypts or the failure is reported. */
+  undecryptable?: UndecryptableWatch;
 }
 
 /** Where inbound mapping hands its results: gateway events and store facts, in the order they happened. */

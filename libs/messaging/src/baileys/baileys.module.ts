@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { pino } from 'pino';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { ObservabilityModule } from '@app/observability';
 import { MessagingModule } from '../messaging.module';
 import { loadBaileys } from './baileys-library';
 import { BAILEYS_PORTS } from './baileys-ports';
@@ -14,6 +15,7 @@ function baileysSettings(config: AppConfig): BaileysSettings {
     webSocketUrl: config.baileysWebSocketUrl,
     ...DEFAULT_BAILEYS_WAITS,
     mediaDispatcher: testMediaDispatcher(process.env, config.baileysWebSocketUrl),
+    undecryptableAfterMs: config.undecryptableAfterSeconds * 1000,
   };
 }
 
@@ -25,7 +27,7 @@ function baileysLogger(config: AppConfig): BaileysLogger {
 /** The real-network driver with the real Baileys package (loaded on the first connect, never in unit tests). */
 @Module({
   // The operations share the messaging module's helpers (e.g. the SSRF-safe status media loader).
-  imports: [MessagingModule],
+  imports: [MessagingModule, ObservabilityModule],
   providers: [
     BaileysDriver,
     {

@@ -368,6 +368,18 @@ export const normalise = {
       isStatus: isStatusChat(input.chatId),
     }),
 
+  /** A message that could not be decrypted and never arrived decryptable (`attempts` copies failed). */
+  messageUndecryptable: (input: { id: string; chatId: string; sender: Actor; time: Date; reason: string; attempts: number }) =>
+    event('message_undecryptable', {
+      id: input.id,
+      chatId: input.chatId,
+      sender: sender(input.sender),
+      isGroup: isGroupChat(input.chatId),
+      time: iso(input.time),
+      reason: input.reason,
+      attempts: input.attempts,
+    }),
+
   /** `sender` wrote the starred message. */
   messageStar: (input: { id: string; chatId: string; sender: Actor; time: Date; starred: boolean }) =>
     event('message_star', {

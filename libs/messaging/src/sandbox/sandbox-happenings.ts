@@ -257,6 +257,27 @@ export class SandboxHappenings {
     return { id: args.id };
   }
 
+  /**
+   * A contact's message this device could not decrypt and never got again: what the real network reports once the
+   * failure is final (`message_undecryptable`, `UndecryptableWatch`).
+   */
+  async undecryptable(instanceId: string, args: CommandArgs<'sandbox.undecryptable'>): Promise<{ id: string }> {
+    const session = this.links.open(instanceId);
+    const id = newMessageId();
+    const party = await this.people.party(instanceId, args.from);
+    session.deliver(
+      normalise.messageUndecryptable({
+        id,
+        chatId: args.from,
+        sender: { ...party, isMe: false },
+        time: new Date(),
+        reason: args.reason,
+        attempts: args.attempts,
+      }),
+    );
+    return { id };
+  }
+
   /** A contact calls this account, alone or from a group they are in. */
   async offerCall(instanceId: string, args: CommandArgs<'sandbox.callOffer'>): Promise<{ id: string }> {
     const session = this.links.open(instanceId);

@@ -14,6 +14,7 @@ import {
   SandboxInboundDto,
   SandboxReceiptDto,
   SandboxStarDto,
+  SandboxUndecryptableDto,
 } from './sandbox-messages.dto';
 
 /** A thousand inbound messages take the worker well under a second each; the default 10 s deadline is for one. */
@@ -32,6 +33,20 @@ export class SandboxMessagesController {
   @ApiCreatedResponse({ type: CreatedIdDto })
   inbound(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxInboundDto): Promise<CreatedIdDto> {
     return this.sandbox.command(scope, 'sandbox.inbound', dto);
+  }
+
+  /**
+   * A contact's message this device could not decrypt and never got again (`message_undecryptable`, as the real network
+   * reports it once the failure is final): the id names the lost message.
+   */
+  @Post('inbound/undecryptable')
+  @ApiCreatedResponse({ type: CreatedIdDto })
+  undecryptable(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxUndecryptableDto): Promise<CreatedIdDto> {
+    return this.sandbox.command(scope, 'sandbox.undecryptable', {
+      from: dto.from,
+      reason: dto.reason ?? 'Bad MAC',
+      attempts: dto.attempts ?? 1,
+    });
   }
 
   /**

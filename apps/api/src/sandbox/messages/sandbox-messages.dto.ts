@@ -11,6 +11,7 @@ import {
   IsInt,
   IsOptional,
   IsString,
+  Max,
   MaxLength,
   Min,
   ValidateNested,
@@ -23,7 +24,7 @@ import {
   type EphemeralTimer,
   type MediaType,
 } from '@app/contracts';
-import { REQUIRED } from '../../common/validators';
+import { Follows, NormalisedBy, REQUIRED, USER_ID } from '../../common/validators';
 import { IsNotBlank, MaxChars } from '../../messages/dto/message.validators';
 import { MAX_TEXT_CHARS } from '../../messages/dto/send-text.dto';
 import { oneOf } from '../sandbox.validators';
@@ -287,4 +288,28 @@ export class SandboxChatSettingDto {
   @IsOptional()
   @IsString()
   from?: string;
+}
+
+/** A contact's message this device could not decrypt and never got again (`message_undecryptable`). */
+export class SandboxUndecryptableDto {
+  /** The contact who sent it (JID or international number). */
+  @IsDefined(REQUIRED)
+  @IsString()
+  @NormalisedBy(USER_ID)
+  @Follows(USER_ID)
+  from!: string;
+
+  /** The decryption error, as the real network's events carry it; `Bad MAC` when left out. */
+  @IsOptional()
+  @IsString()
+  @IsNotBlank()
+  @MaxLength(200, { message: 'must be at most 200 characters' })
+  reason?: string;
+
+  /** How many copies failed (1 to 6: the first and one per retry request); 1 when left out. */
+  @IsOptional()
+  @IsInt({ message: 'must be an integer' })
+  @Min(1, { message: 'must be at least 1' })
+  @Max(6, { message: 'must be at most 6' })
+  attempts?: number;
 }

@@ -1,16 +1,19 @@
 import { normalise } from '../../events/normalise';
 import type { BaileysEvents, WAMessage } from '../baileys-library';
 import type { InboundBatch } from './inbound-batch';
-import { writerOf } from './people';
+import { chatOf, writerOf } from './people';
 import { readMessage, type ReadMessage } from './read-message';
 import { ownMessageReceipts } from './receipts';
+import { fromSeconds } from './timestamps';
 
 /**
  * `messages.upsert`, `notify` and `append` alike: the offline queue arrives as `append`, and so do the gateway's own
  * sends (Baileys echoes them). Rules:
  * - A message already met (stored, or earlier in the batch) is not reported again.
  * - Stubs and placeholders (`messageStubType`, no content: a decryption failure, a group notice) are neither reported
- *   nor stored: the real message may follow under the same id, and group notices arrive as group events.
+ *   nor stored: the real message may follow under the same id, and group notices arrive as group events. A decryption
+ *   failure (`CIPHERTEXT`) is watched instead (`UndecryptableWatch`): it becomes `message_undecryptable` unless a
+ *   decryptable copy follows in time.
  * - The gateway's own sends (ids in `context.sent`) are stored but not reported: the dispatcher reported them. Messages
  *   this account sent from the phone are reported, with `sender.isMe`.
  * - Edits, deletes, reactions and pins arrive as messages of their own and are reported from here; Baileys repeats
@@ -24,6 +27,17 @@ export async function mapUpserts(batch: InboundBatch, upsert: BaileysEvents['mes
 async function mapUpsert(batch: InboundBatch, message: WAMessage): Promise<void> {
   const key = message.key;
   if (!key?.id || !key.remoteJid) return;
+  if (message.messageStubType === batch.lib.proto.WebMessageInfo.StubType.CIPHERTEXT && !key.fromMe) {
+    batch.context.undecryptable?.failed({
+      id: key.id,
+      chatId: chatOf(batch, key),
+      sender: writerOf(batch, message),
+      time: fromSeconds(message.messageTimestamp) ?? new Date(),
+      reason: stubReason(message),
+    });
+    return;
+  }
+  if (message.message) batch.context.undecryptable?.decrypted(key.id);
   if (!message.message || message.messageStubType) {
     batch.logger.debug(`${batch.context.instanceId}: ${key.id} not a message (stub ${String(message.messageStubType ?? 'none')})`);
     return;
@@ -74,6 +88,12 @@ function report(batch: InboundBatch, read: Exclude<ReadMessage, { kind: 'ignored
         normalise.chatSetting({ chatId: read.chatId, setting: { type: 'ephemeral', seconds: read.seconds, by: read.by } }),
       );
   }
+}
+
+/** A decryption failure stub carries the error as its first parameter (rc14 `decode-wa-message.js`). */
+function stubReason(message: WAMessage): string {
+  const [first] = (message.messageStubParameters ?? []) as unknown[];
+  return typeof first === 'string' && first !== '' ? first : 'unknown';
 }
 
 /** Remembered even for the gateway's own edits and for edits met before, so their `messages.update` copy stays quiet. */

@@ -1,4 +1,5 @@
 import { RecentIds } from '../inbound/recent-ids';
+import { UndecryptableWatch } from '../inbound/undecryptable-watch';
 import { AppError } from '@app/contracts';
 import type { GroupMetadata, UserFacingSocketConfig, WAMessageKey } from '@whiskeysockets/baileys';
 import { bufferJson } from '../buffer-json';
@@ -59,6 +60,8 @@ describe('BaileysSession connecting', () => {
       emitOwnEvents: true,
       fireInitQueries: true,
       msgRetryCounterCache: expect.any(ExpiringCache),
+      // Twice the 5 retry requests a client makes: rc14 counts each answered request twice.
+      maxMsgRetryCount: 10,
     });
     expect(keyCache).toBeInstanceOf(ExpiringCache);
     expect(Object.keys(store).sort()).toEqual(['clear', 'get', 'set']);
@@ -365,6 +368,7 @@ describe('BaileysSession messages and operations', () => {
       messages: expect.any(Object),
       sent: expect.any(RecentIds),
       calls: expect.any(CallOrigins),
+      undecryptable: expect.any(UndecryptableWatch),
     };
     expect(h.sender.send).toHaveBeenCalledWith(context, message);
     expect(h.operations.perform).toHaveBeenCalledWith(context, 'chats.archive', { chatId: '447700900999@s.whatsapp.net', archived: true });
@@ -411,10 +415,10 @@ describe('BaileysSession messages and operations', () => {
   });
 
   /**
-   * After an outage the network delivers a backlog of retry receipts, and rc14 re-sends whatever `getMessage`
-   * answers (`Socket/messages-recv.js` `sendMessagesAgain`): an old message would reach the recipient again.
+   * A recipient asks when it meets the copy it cannot decrypt: a phone offline for days asks when it comes back, and
+   * one left without an answer stays on "Waiting for this message". The kept copies bound it (`NETWORK_RETENTION_HOURS`).
    */
-  it('serves retries only for messages sent in the last 15 minutes, and the event or poll others refer to', async () => {
+  it('serves retries for every kept message however old, events and polls alike', async () => {
     const NOW = Date.parse('2026-11-22T12:00:00.000Z');
     const h = sessionHarness({ paired: true, now: () => NOW });
     await h.session.connect();
@@ -423,7 +427,7 @@ describe('BaileysSession messages and operations', () => {
     const chatJid = '447700900999@s.whatsapp.net';
     const kept: Record<string, { minutesAgo: number; message: object }> = {
       '3EB0RECENT': { minutesAgo: 14, message: { conversation: 'recent' } },
-      '3EB0OLD': { minutesAgo: 16, message: { conversation: 'old' } },
+      '3EB0OLD': { minutesAgo: 3 * 24 * 60 - 1, message: { conversation: 'old' } },
       '3EB0EVENT': {
         minutesAgo: 2 * 24 * 60,
         message: { eventMessage: { name: 'Party' }, messageContextInfo: { messageSecret: 'c2VjcmV0' } },
@@ -451,7 +455,8 @@ describe('BaileysSession messages and operations', () => {
     const getMessage = h.socket().config.getMessage as (key: WAMessageKey) => Promise<{ $proto: string } | undefined>;
     const served = async (id: string) => (await getMessage({ remoteJid: chatJid, fromMe: true, id })) !== undefined;
     expect(await served('3EB0RECENT')).toBe(true);
-    expect(await served('3EB0OLD')).toBe(false);
+    expect(await served('3EB0OLD')).toBe(true);
+    expect(await served('3EB0GONE')).toBe(false);
     expect(await served('3EB0EVENT')).toBe(true);
     expect(await served('3EB0POLL')).toBe(true);
   });

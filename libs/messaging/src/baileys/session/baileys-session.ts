@@ -14,6 +14,7 @@ import type { NetworkSession, SentMessage, SessionHooks, SessionIdentity } from 
 import { loadAuthState, type AuthState, type AuthStore } from '../auth-state';
 import { normalise } from '../../events/normalise';
 import { RecentIds } from '../inbound/recent-ids';
+import { UndecryptableWatch, type UndecryptableOutcome } from '../inbound/undecryptable-watch';
 import type { BaileysContext, BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort, InboundSink } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
 import { CallOrigins } from '../call-origins';
@@ -38,6 +39,8 @@ export interface BaileysSessionDeps {
   logger: BaileysLogger;
   version: WebVersion;
   now?: () => number;
+  /** Counts what became of messages that failed to decrypt (the worker's `/metrics`). */
+  observeUndecryptable?: (outcome: UndecryptableOutcome) => void;
 }
 
 type Phase = 'idle' | 'connecting' | 'open' | 'closed';
@@ -49,10 +52,18 @@ const HISTORY_PER_CHAT = 500;
 const KEY_CACHE = { ttlMs: 5 * 60_000, maxEntries: 5_000 };
 const RETRY_COUNTS = { ttlMs: 60 * 60_000, maxEntries: 10_000 };
 /**
- * Retry receipts get a message again only this long after it was sent: a recipient that just failed to decrypt asks
- * within seconds, while a backlog of receipts after an outage would otherwise re-send old messages.
+ * Retry receipts (ours and our recipients'), per message and device. A client asks at most 5 times: rc14's own
+ * `sendRetryRequest` stops there (`MessageRetryManager.hasExceededMaxRetries`). Baileys counts each
+ * retry receipt it answers twice (`updateSendMessageAgainCount` in `handleReceipt` and again in `sendMessagesAgain`,
+ * messages-recv.js), so with its setting at 5 only a recipient's first 2 requests were answered and its 3rd to 5th left
+ * it on "Waiting for this message". The setting is therefore twice the requests to answer, and the socket's retry
+ * manager, which limits the requests this device sends, is set back to the 5 a client makes.
  */
-const RESEND_WINDOW_MS = 15 * 60_000;
+const RETRY_REQUESTS = 5;
+/** How long a retry request for a send of ours whose echo is not kept yet waits for it, and how often it looks. */
+const ECHO_WAIT = { totalMs: 5_000, stepMs: 200 };
+/** Messages watched for a decryptable copy at once, per instance; beyond it the oldest is reported at once. */
+const UNDECRYPTABLE_WATCHED = 1_000;
 
 /** Linked by the network: pairing stores the signed device identity, which a pairing in progress does not have. */
 function linked(creds: AuthenticationCreds): boolean {
@@ -67,20 +78,7 @@ function unfinishedPairing(creds: AuthenticationCreds): boolean {
   return !linked(creds) && creds.me !== undefined;
 }
 
-/**
- * Events and polls of any age are asked for too: Baileys reads an event's secret through `getMessage` to decrypt the
- * answers to it (rc14 `Utils/process-message.js`), and poll votes work the same way.
- */
-function referredToLater(message: proto.IMessage): boolean {
-  const content = message.ephemeralMessage?.message ?? message;
-  return Boolean(
-    content.eventMessage ??
-    content.pollCreationMessage ??
-    content.pollCreationMessageV2 ??
-    content.pollCreationMessageV3 ??
-    content.pollCreationMessageV5,
-  );
-}
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** `447700900123:4@s.whatsapp.net` (a device) → `447700900123@s.whatsapp.net` (its user). */
 function userJid(jid: string): string {
@@ -110,6 +108,8 @@ export class BaileysSession implements NetworkSession {
   private readonly sent = new RecentIds();
   /** Outlives sockets: a call offered just before a reconnect can still be rejected after it. */
   private readonly calls = new CallOrigins();
+  /** Outlives sockets: the resend of a message that failed to decrypt may come after a reconnect. */
+  private readonly undecryptable: UndecryptableWatch;
   private lib: BaileysLibrary | undefined;
   private auth: LoadedAuth | undefined;
   private socket: BaileysSocket | undefined;
@@ -137,6 +137,16 @@ export class BaileysSession implements NetworkSession {
     this.groups = new GroupMetadataCache(this.now);
     this.retryCounts = new ExpiringCache(RETRY_COUNTS.ttlMs, RETRY_COUNTS.maxEntries, this.now);
     this.keyCache = new ExpiringCache(KEY_CACHE.ttlMs, KEY_CACHE.maxEntries, this.now);
+    this.undecryptable = new UndecryptableWatch({
+      finalAfterMs: deps.settings.undecryptableAfterMs,
+      // The first copy, then one more per retry receipt sent.
+      maxFailedCopies: RETRY_REQUESTS + 1,
+      maxWatched: UNDECRYPTABLE_WATCHED,
+      emit: (event) => {
+        if (!this.stopped) this.hooks.event(event);
+      },
+      observe: (outcome) => deps.observeUndecryptable?.(outcome),
+    });
   }
 
   /** Starts a socket unless one is connecting or open already: never two sockets for one identity. */
@@ -150,6 +160,8 @@ export class BaileysSession implements NetworkSession {
    * the worker that takes it over must load credentials that know every key the socket wrote (pre-key ids above all).
    */
   async close(): Promise<void> {
+    // Nothing asks for those messages again once the socket is gone: they are final now.
+    this.undecryptable.flush();
     this.stop();
     const socket = this.detach();
     if (socket) await socket.end(undefined);
@@ -239,6 +251,9 @@ export class BaileysSession implements NetworkSession {
     if (generation !== this.generation || this.socket) return;
     const socket = lib.makeWASocket(this.socketOptions(lib, auth, historySync));
     serialiseSignalTransactions(socket.authState.keys);
+    // rc14 declares the limit private; it is read on every request (`hasExceededMaxRetries`), see RETRY_REQUESTS.
+    if (socket.messageRetryManager)
+      (socket.messageRetryManager as unknown as { maxMsgRetryCount: number }).maxMsgRetryCount = RETRY_REQUESTS;
     this.socket = socket;
     this.phase = 'connecting';
     this.qr = undefined;
@@ -265,6 +280,7 @@ export class BaileysSession implements NetworkSession {
       cachedGroupMetadata: (jid) => this.groupMetadata(jid),
       msgRetryCounterCache: this.retryCounts,
       ...(this.deps.settings.mediaDispatcher ? { options: { dispatcher: this.deps.settings.mediaDispatcher } } : {}),
+      maxMsgRetryCount: RETRY_REQUESTS * 2,
     };
   }
 
@@ -296,18 +312,34 @@ export class BaileysSession implements NetworkSession {
     return { ...auth, keys };
   }
 
-  /** For retry receipts: the message as sent, or undefined when it is not kept (Baileys then cannot resend it). */
+  /**
+   * For retry receipts: the message as sent, or undefined when it is not kept (Baileys then cannot resend it). Any kept
+   * message is served, however old: a recipient asks when it meets the copy it cannot decrypt, which for a phone that was
+   * offline is when it comes back (the server keeps undelivered messages up to 30 days), and one left without an answer
+   * stays on "Waiting for this message". A phone answers from its own message store; whatsmeow leaves it to its
+   * `GetMessageForRetry` callback with no age limit of its own. The bound is the kept copies themselves
+   * (`NETWORK_RETENTION_HOURS`, 72 h by default), and the retry counter: at most `RETRY_REQUESTS` answers per message
+   * and device.
+   */
   private async storedMessage(lib: BaileysLibrary, key: WAMessageKey): Promise<proto.IMessage | undefined> {
     if (!key.id) return undefined;
     try {
       const instanceId = this.identity.instanceId;
+      const id = key.id;
       // The receipt may name the chat by its other identity (LID or phone number) than the one it was stored under.
-      const record =
-        (key.remoteJid ? await this.deps.messages.find(instanceId, key.id, key.remoteJid) : null) ??
-        (await this.deps.messages.find(instanceId, key.id));
+      const find = async () =>
+        (key.remoteJid ? await this.deps.messages.find(instanceId, id, key.remoteJid) : null) ??
+        (await this.deps.messages.find(instanceId, id));
+      let record = await find();
+      // A send of ours is kept when Baileys' echo of it has been through inbound mapping, and a recipient may ask
+      // before that. Baileys' own cache of recent sends does not help when the receipt names the chat by the other
+      // identity (it is keyed by the JID sent to): the request waits a moment for the echo (Baileys buffers events).
+      for (let waited = 0; !record && this.sent.has(id) && waited < ECHO_WAIT.totalMs; waited += ECHO_WAIT.stepMs) {
+        await Promise.all([this.inboundQueue, delay(ECHO_WAIT.stepMs)]);
+        record = await find();
+      }
       const message = record ? bufferJson.parse<WAMessage>(record.data).message : undefined;
       if (!record || !message) return undefined;
-      if (this.now() - record.sentAt.getTime() > RESEND_WINDOW_MS && !referredToLater(message)) return undefined;
       return lib.proto.Message.fromObject(message);
     } catch (error) {
       this.log.error({ err: error, id: key.id }, 'stored message not read');
@@ -458,6 +490,7 @@ export class BaileysSession implements NetworkSession {
     this.auth = undefined;
     this.keyCache.flushAll();
     this.retryCounts.flushAll();
+    this.undecryptable.clear();
     this.groups.clear();
     await (auth ? auth.clear() : this.deps.auth.clear(instanceId));
     await this.deps.messages.forgetAll(instanceId);
@@ -490,6 +523,7 @@ export class BaileysSession implements NetworkSession {
       messages: this.deps.messages,
       sent: this.sent,
       calls: this.calls,
+      undecryptable: this.undecryptable,
     };
   }
 

@@ -16,6 +16,8 @@ export interface BaileysSettings {
   openWaitMs: number;
   /** What Baileys fetches media and history blobs with; undefined for Node's default (only the fake-network seam sets it). */
   mediaDispatcher?: Dispatcher;
+  /** How long after its last failed copy an undecryptable message is final (`UNDECRYPTABLE_AFTER_SECONDS`). */
+  undecryptableAfterMs: number;
 }
 
 /** Both waits stay under the API's 10 s command deadline, which also covers loading the credentials and connecting. */

@@ -8,7 +8,7 @@ import type { BaileysLogger } from './baileys-settings';
 function driverWith(library: () => Promise<BaileysLibrary>, logger: Partial<BaileysLogger> = {}): BaileysDriver {
   return new BaileysDriver(
     library,
-    { webSocketUrl: 'ws://127.0.0.1:9/ws/chat', firstQrWaitMs: 1_000, openWaitMs: 1_000 },
+    { webSocketUrl: 'ws://127.0.0.1:9/ws/chat', firstQrWaitMs: 1_000, openWaitMs: 1_000, undecryptableAfterMs: 60_000 },
     logger as BaileysLogger,
     {} as BaileysInboundPort,
     {} as BaileysSenderPort,

@@ -1,5 +1,6 @@
-import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { Inject, Injectable, Optional, type OnApplicationBootstrap } from '@nestjs/common';
 import { NetworkAuthRepository, NetworkMessageRepository } from '@app/database';
+import { MetricsRegistry } from '@app/observability';
 import type { NetworkDriver, NetworkSession, SessionHooks, SessionIdentity } from '../../driver';
 import type { BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort } from '../baileys-context';
 import { BaileysSession } from './baileys-session';
@@ -23,6 +24,7 @@ export class BaileysDriver implements NetworkDriver, OnApplicationBootstrap {
     @Inject(BAILEYS_OPERATIONS) private readonly operations: BaileysOperationsPort,
     private readonly auth: NetworkAuthRepository,
     private readonly messages: NetworkMessageRepository,
+    @Optional() private readonly metrics?: MetricsRegistry,
   ) {}
 
   /**
@@ -44,6 +46,7 @@ export class BaileysDriver implements NetworkDriver, OnApplicationBootstrap {
       settings: this.settings,
       logger: this.logger,
       version: this.version,
+      observeUndecryptable: (outcome) => this.metrics?.undecryptableMessages.inc({ outcome }),
     });
   }
 }

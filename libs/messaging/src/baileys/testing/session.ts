@@ -92,7 +92,12 @@ export function sessionHarness(options: HarnessOptions = {}) {
     inbound,
     sender,
     operations: operations as unknown as BaileysOperationsPort,
-    settings: { webSocketUrl: WS_URL, firstQrWaitMs: options.firstQrWaitMs ?? 1_000, openWaitMs: options.openWaitMs ?? 1_000 },
+    settings: {
+      webSocketUrl: WS_URL,
+      firstQrWaitMs: options.firstQrWaitMs ?? 1_000,
+      openWaitMs: options.openWaitMs ?? 1_000,
+      undecryptableAfterMs: 60_000,
+    },
     logger,
     version,
     ...(options.now ? { now: options.now } : {}),

@@ -59,6 +59,7 @@ export class SandboxControls {
       'sandbox.newsletterJoin': ({ instanceId }, args) => happenings.joinNewsletter(instanceId, args),
       'sandbox.newsletterLeave': ({ instanceId }, args) => happenings.leaveNewsletter(instanceId, args),
       'sandbox.newsletterMute': ({ instanceId }, args) => happenings.muteNewsletter(instanceId, args),
+      'sandbox.undecryptable': ({ instanceId }, args) => happenings.undecryptable(instanceId, args),
       'sandbox.callOffer': ({ instanceId }, args) => happenings.offerCall(instanceId, args),
       'sandbox.callAccept': ({ instanceId }, args) => happenings.acceptCall(instanceId, args),
       'sandbox.callEnd': ({ instanceId }, args) => happenings.endCall(instanceId, args),
