@@ -21,6 +21,8 @@ const PEOPLE = {
   hal: { phone: '447700900528', name: 'Hal', lid: '123456789012508' },
   ida: { phone: '447700900529', name: 'Ida', lid: '123456789012509' },
   jon: { phone: '447700900530', name: 'Jon', lid: '123456789012510' },
+  kim: { phone: '447700900531', name: 'Kim', lid: '123456789012511' },
+  lou: { phone: '447700900532', name: 'Lou', lid: '123456789012512' },
 } as const;
 type Person = (typeof PEOPLE)[keyof typeof PEOPLE];
 const pnOf = (person: Person) => `${person.phone}@s.whatsapp.net`;
@@ -121,6 +123,7 @@ describe('real instances: contacts with several devices and group changes over t
     /** A contact of its own per mode: device lists and sessions are the instance's state. */
     const multi = mode === 'pn' ? PEOPLE.dan : PEOPLE.eve;
     const reinstalling = mode === 'pn' ? PEOPLE.fay : PEOPLE.gil;
+    const reinstallingOffline = mode === 'pn' ? PEOPLE.kim : PEOPLE.lou;
 
     beforeAll(() => network.addressing(mode));
     afterAll(() => network.addressing('pn'));
@@ -216,6 +219,35 @@ describe('real instances: contacts with several devices and group changes over t
       const third = await send(reinstalling.phone, 'and a reply');
       const [reply] = await copiesOf(reinstalling, third, 1);
       expect([reply.device, reply.error, text(reply)]).toEqual([0, undefined, 'and a reply']);
+    });
+
+    it('the contact reinstalls while the instance is offline: the identity notification comes from the offline queue, and sends still reach the new install', async () => {
+      const first = await send(reinstallingOffline.phone, 'before going offline');
+      expect((await copiesOf(reinstallingOffline, first, 1))[0].error).toBeUndefined();
+
+      const { logins } = await network.device(realDevice);
+      await network.disconnect(realDevice, 428);
+      const { notified } = await network.reinstallContact(reinstallingOffline.phone);
+      await eventually(
+        () => network.device(realDevice),
+        (device) => device.connected && device.logins > logins,
+        30_000,
+      );
+      await waitForStatus(http, real, (status) => status.isConnected);
+      await handled(notified);
+      // rc14 skips the session refresh for an identity notification from the offline queue (identity-change-handler:
+      // "skipping session refresh during offline processing"); the send still reaches the new install because a new
+      // socket starts with an empty device-list cache, and the device query that fills it refreshes the sessions of
+      // every person it maps to a LID (messages-send.js getUSyncDevices: assertSessions(lids, true)).
+      const mark = (await network.call<unknown[]>('GET', '/received')).length;
+      const second = await send(reinstallingOffline.phone, 'back online');
+      const [copy] = await copiesOf(reinstallingOffline, second, 1);
+      expect([copy.device, copy.encType, copy.error, text(copy)]).toEqual([0, 'pkmsg', undefined, 'back online']);
+      // The fresh bundle was fetched for the send: a key request naming the contact's LID (`reason="identity"`).
+      const keyRequests = (await network.call<{ tag: string; attrs: Record<string, string>; content?: unknown }[]>('GET', '/received'))
+        .slice(mark)
+        .filter((stanza) => stanza.tag === 'iq' && stanza.attrs.xmlns === 'encrypt');
+      expect(JSON.stringify(keyRequests)).toContain(JSON.stringify({ jid: lidOf(reinstallingOffline), reason: 'identity' }));
     });
   });
 

@@ -59,6 +59,7 @@ describe('BaileysSession connecting', () => {
       emitOwnEvents: true,
       fireInitQueries: true,
       msgRetryCounterCache: expect.any(ExpiringCache),
+      userDevicesCache: expect.any(ExpiringCache),
     });
     expect(keyCache).toBeInstanceOf(ExpiringCache);
     expect(Object.keys(store).sort()).toEqual(['clear', 'get', 'set']);
@@ -504,6 +505,24 @@ describe('BaileysSession messages and operations', () => {
     expect(await afterReconnect('120363041234567890@g.us')).toEqual(group(['447700900123@s.whatsapp.net', '447700900999@s.whatsapp.net']));
     expect(h.sockets[0].groupMetadata).toHaveBeenCalledTimes(1);
     expect(h.sockets[1].groupMetadata).not.toHaveBeenCalled();
+  });
+
+  it("stores a LID group's member pairs in Baileys' mapping store when it fetches the group (rc14 does not)", async () => {
+    const h = await openSession();
+    const cached = h.socket().config.cachedGroupMetadata as (jid: string) => Promise<GroupMetadata | undefined>;
+    h.socket().groupMetadata.mockResolvedValue({
+      ...group([]),
+      participants: [
+        { id: '123456789012345@lid', phoneNumber: '447700900123@s.whatsapp.net', admin: null },
+        { id: '447700900999@s.whatsapp.net', lid: '123456789012999@lid', admin: null },
+        { id: '123456789012777@lid', admin: null },
+      ],
+    });
+    await cached('120363041234567890@g.us');
+    const mapping = h.socket().signalRepository.lidMapping;
+    expect(await mapping.getPNForLID('123456789012345@lid')).toBe('447700900123:0@s.whatsapp.net');
+    expect(await mapping.getPNForLID('123456789012999@lid')).toBe('447700900999:0@s.whatsapp.net');
+    expect(await mapping.getPNForLID('123456789012777@lid')).toBeNull();
   });
 
   it('replays the kept history through inbound mapping as an on-demand history sync', async () => {
