@@ -16,7 +16,7 @@ export interface FakeDevice {
 
 /** What one device of a contact (or of the account's phone) received from our device, decrypted. */
 export interface ReceivedMessage {
-  /** The device of the contact that received this copy (0: the phone; companions from 1). */
+  /** The device of the contact that received this copy: a companion (from 1); absent for a one-to-one copy to the phone. */
   device?: number;
   id: string;
   to: string;

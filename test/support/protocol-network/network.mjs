@@ -727,7 +727,8 @@ class Connection {
       const enc = child(recipient, 'enc');
       if (!owner || !enc) continue;
       const entry = {
-        device: deviceId,
+        // A companion's copy names its device; the phone's (device 0) carries no such field, as before companions.
+        ...(deviceId ? { device: deviceId } : {}),
         id: node.attrs.id,
         to: node.attrs.to,
         recipient: recipient.attrs.jid,
