@@ -402,6 +402,14 @@ describe('real instances: contacts with several devices and group changes over t
         30_000,
       );
       expect([nextCopy.encType, nextCopy.error, text(nextCopy)]).toEqual(['skmsg', undefined, 'and this?']);
+      // The retry made rc14 forget who holds our sender key, so this send gave it again to every device of every member
+      // the group metadata cache lists: the member removed earlier is not among them (nor gets the skmsg).
+      await copiesOf(joiner, next, 2);
+      expect((await network.inbox(leaver.phone)).filter((entry) => entry.id === next)).toEqual([]);
+      expect((await copiesOf(joiner, next, 2)).map((copy) => [copy.distribution?.groupId, copy.error])).toEqual([
+        [groupId, undefined],
+        [groupId, undefined],
+      ]);
     });
   });
 });

@@ -32,6 +32,8 @@ export interface ReceivedMessage {
   error?: string;
   /** Group sends: the pairwise copy that carried our sender key to this device, or null when none came with it. */
   distribution?: { recipient: string; encType: string; groupId?: string; error?: string } | null;
+  /** A pairwise copy (our sender key) that reached someone no longer in the group. */
+  notMember?: boolean;
   /** A resend answering this device's retry receipt: the receipt's count (null: the stanza's plain extra copy). */
   retry?: number | null;
 }

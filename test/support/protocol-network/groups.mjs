@@ -206,6 +206,20 @@ export class Groups {
           owner.inbox.push({ ...base, recipient: jid, device: deviceId, encType: enc.attrs.type, extras, error: copy.error });
       }
       if (party) distributed.set(party, copy);
+      // Our sender key sent to someone outside the group (a member our device still lists after a removal): the
+      // pairwise copy is delivered like any other, so the key leaks; the entry shows it (the skmsg never follows).
+      const isMember = group?.participants.some((participant) => participant.jid === owner.jid);
+      if (group && !isMember && !node.attrs.participant) {
+        owner.inbox.push({
+          ...base,
+          recipient: jid,
+          device: deviceId,
+          encType: enc.attrs.type,
+          distribution: copy,
+          notMember: true,
+          extras,
+        });
+      }
     }
     const skmsg = getBinaryNodeChildren(node, 'enc').find((enc) => enc.attrs.type === 'skmsg');
     const failed = [];
