@@ -9,7 +9,13 @@ const devices = (user: string, ...ids: number[]) => ids.map((device) => ({ user,
 
 function harness(pairs = [ANN]) {
   const ws = new EventEmitter();
-  const socket = { ws, signalRepository: { lidMapping: lidMappingStore(pairs) } } as unknown as BaileysSocket;
+  // Baileys keeps a pair as `<pn user> → <lid user>` among the auth keys (and the reverse), which its store reads.
+  const stored = Object.fromEntries(pairs.map(({ lid, pn }) => [jidDecode(pn)?.user, jidDecode(lid)?.user]));
+  const keys = {
+    get: (_type: string, ids: string[]) =>
+      Promise.resolve(Object.fromEntries(ids.filter((id) => stored[id]).map((id) => [id, stored[id]]))),
+  };
+  const socket = { ws, authState: { keys }, signalRepository: { lidMapping: lidMappingStore(pairs) } } as unknown as BaileysSocket;
   const warnings: object[] = [];
   const lists = new DeviceLists(() => 0);
   lists.watch(lib, socket, { warn: (fields) => warnings.push(fields) });

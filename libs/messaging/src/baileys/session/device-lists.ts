@@ -36,12 +36,31 @@ export class DeviceLists {
     const user = from ? lib.jidNormalizedUser(from) : '';
     if (!user) return;
     try {
-      const mapping = socket.signalRepository.lidMapping;
-      const other = lib.isLidUser(user) ? await mapping.getPNForLID(user) : lib.isPnUser(user) ? await mapping.getLIDForPN(user) : null;
-      const otherUser = other ? lib.jidDecode(other)?.user : undefined;
+      const otherUser = lib.isLidUser(user)
+        ? await phoneUserOf(lib, socket, user)
+        : lib.isPnUser(user)
+          ? await lidUserOf(lib, socket, user)
+          : undefined;
       if (otherUser) this.cache.del(otherUser);
     } catch (error) {
       log.warn({ err: error, jid: user }, 'device list of the other identity not dropped');
     }
   }
+}
+
+/** The phone-number user behind a LID, from Baileys' mapping store (which never asks the network for LID → PN). */
+async function phoneUserOf(lib: BaileysLibrary, socket: BaileysSocket, lid: string): Promise<string | undefined> {
+  const pn = await socket.signalRepository.lidMapping.getPNForLID(lid);
+  return pn ? lib.jidDecode(pn)?.user : undefined;
+}
+
+/**
+ * The LID user Baileys stored for a phone number (`lid-mapping` key), read locally: its own PN → LID lookup would ask
+ * the network about a number it does not know, and a notification handler must not.
+ */
+async function lidUserOf(lib: BaileysLibrary, socket: BaileysSocket, pn: string): Promise<string | undefined> {
+  const pnUser = lib.jidDecode(pn)?.user;
+  if (!pnUser) return undefined;
+  const { [pnUser]: lidUser } = await socket.authState.keys.get('lid-mapping', [pnUser]);
+  return typeof lidUser === 'string' && lidUser ? lidUser : undefined;
 }
