@@ -23,6 +23,8 @@ const PEOPLE = {
   jon: { phone: '447700900530', name: 'Jon', lid: '123456789012510' },
   kim: { phone: '447700900531', name: 'Kim', lid: '123456789012511' },
   lou: { phone: '447700900532', name: 'Lou', lid: '123456789012512' },
+  mia: { phone: '447700900533', name: 'Mia', lid: '123456789012513' },
+  ned: { phone: '447700900534', name: 'Ned', lid: '123456789012514' },
 } as const;
 type Person = (typeof PEOPLE)[keyof typeof PEOPLE];
 const pnOf = (person: Person) => `${person.phone}@s.whatsapp.net`;
@@ -367,6 +369,40 @@ describe('real instances: contacts with several devices and group changes over t
         type: 'text',
         text: 'from my laptop',
       });
+    });
+
+    it("a change in someone else's group the instance never sent to names its author by phone number, as the sandbox does", async () => {
+      // The group is the stranger's: the instance never fetched it, so nothing but the notification pairs the author's
+      // two identities (rc14 drops `participant_pn` / `participant_lid` from its group events).
+      const stranger = mode === 'pn' ? PEOPLE.mia : PEOPLE.ned;
+      const { id: theirs } = await network.createGroup(stranger.phone, `Ours ${mode}`, [ME_JID], mode);
+      const sandboxGroup = await http.post(
+        '/sandbox/groups',
+        { name: `Ours ${mode}`, participants: [stranger.phone], admins: [stranger.phone], selfIsAdmin: false },
+        headersOf(sandbox),
+      );
+      expect(sandboxGroup.status).toBe(201);
+      const theirsInSandbox = (sandboxGroup.body as { id: string }).id;
+      const [realSeq, sandboxSeq] = [await lastSeqOf(real.id), await lastSeqOf(sandbox.id)];
+      await network.changeGroup(theirs, { by: stranger.phone, action: 'subject', subject: 'Renamed by them' });
+      const sandboxed = await http.post(
+        `/sandbox/groups/${theirsInSandbox}/changes`,
+        { by: stranger.phone, name: 'Renamed by them' },
+        headersOf(sandbox),
+      );
+      expect(sandboxed.status).toBe(204);
+      const eventOf = async (instance: CreatedInstance, after: number, group: string) => {
+        const [event] = await eventually(
+          () => eventsOfType(instance.id, 'group', after),
+          (logged) => logged.some((logged) => logged.data.id === group),
+          15_000,
+        );
+        const { id: _id, ...rest } = event.data;
+        return rest;
+      };
+      const realEvent = await eventOf(real, realSeq, theirs);
+      expect(realEvent).toEqual({ sender: senderOf(stranger), timestamp: expect.any(String), name: { name: 'Renamed by them' } });
+      expect({ ...realEvent, timestamp: 't' }).toEqual({ ...(await eventOf(sandbox, sandboxSeq, theirsInSandbox)), timestamp: 't' });
     });
 
     it('a member device that never got our sender key asks again, and our resend carries the key: it decrypts', async () => {

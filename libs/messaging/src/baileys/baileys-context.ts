@@ -3,6 +3,7 @@ import type { NetworkMessageRepository } from '@app/database';
 import type { SentMessage } from '../driver';
 import type { BaileysEvents, BaileysLibrary, BaileysSocket } from './baileys-library';
 import type { CallOrigins } from './call-origins';
+import type { GroupActors } from './group-actors';
 import type { RecentIds } from './inbound/recent-ids';
 
 /** What every part of the Baileys driver works with while an instance's socket is open. */
@@ -25,6 +26,8 @@ export interface BaileysContext {
   sent?: RecentIds;
   /** The caller of each recent call as the offer named them: a reject goes to exactly that JID. */
   calls?: CallOrigins;
+  /** The other identity of recent group changes' authors, which rc14 drops from its group events. */
+  groupActors?: GroupActors;
 }
 
 /** Where inbound mapping hands its results: gateway events and store facts, in the order they happened. */

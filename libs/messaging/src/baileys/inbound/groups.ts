@@ -76,7 +76,14 @@ function memberParty(batch: InboundBatch, member: Member | string): Party | unde
   return jid ? batch.who.party(jid) : undefined;
 }
 
+/**
+ * The author of a change. rc14 leaves `authorPn` out of group events (see GroupActors): the other identity the
+ * notification gave is paired here, so a member known only by LID is still named by phone number.
+ */
 function actorOf(batch: InboundBatch, jid: string | undefined, pn: string | undefined): Actor | undefined {
   const who = jid || pn;
-  return who ? batch.who.actor(who) : undefined;
+  if (!who) return undefined;
+  const other = pn ?? batch.context.groupActors?.otherOf(who);
+  if (other) batch.who.pair(who, other);
+  return batch.who.actor(who);
 }

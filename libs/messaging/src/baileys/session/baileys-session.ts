@@ -17,6 +17,7 @@ import { RecentIds } from '../inbound/recent-ids';
 import type { BaileysContext, BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort, InboundSink } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
 import { CallOrigins } from '../call-origins';
+import { GroupActors } from '../group-actors';
 import { bufferJson } from '../buffer-json';
 import { serialiseSignalTransactions } from './signal-transactions';
 import type { BaileysLibraryLoader, BaileysLogger, BaileysSettings } from './baileys-settings';
@@ -111,6 +112,7 @@ export class BaileysSession implements NetworkSession {
   private readonly sent = new RecentIds();
   /** Outlives sockets: a call offered just before a reconnect can still be rejected after it. */
   private readonly calls = new CallOrigins();
+  private readonly groupActors = new GroupActors();
   private lib: BaileysLibrary | undefined;
   private auth: LoadedAuth | undefined;
   private socket: BaileysSocket | undefined;
@@ -242,6 +244,7 @@ export class BaileysSession implements NetworkSession {
     const socket = lib.makeWASocket(this.socketOptions(lib, auth, historySync, deviceLists));
     serialiseSignalTransactions(socket.authState.keys);
     deviceLists.watch(lib, socket, this.log);
+    this.groupActors.watch(socket);
     this.socket = socket;
     this.phase = 'connecting';
     this.qr = undefined;
@@ -515,6 +518,7 @@ export class BaileysSession implements NetworkSession {
       messages: this.deps.messages,
       sent: this.sent,
       calls: this.calls,
+      groupActors: this.groupActors,
     };
   }
 
