@@ -106,6 +106,27 @@ describe('group events', () => {
       ]);
     });
 
+    it("names an author rc14 gives by LID alone by phone number, from the w:gp2 notification's participant_pn", async () => {
+      harness.context.groupActors?.notified({
+        tag: 'notification',
+        attrs: { from: GROUP, type: 'w:gp2', participant: BOB.lid, participant_pn: BOB.pn, addressing_mode: 'lid' },
+      });
+      const calls = await harness.deliver({
+        'group-participants.update': {
+          id: GROUP,
+          author: BOB.lid,
+          participants: [{ id: CAROL.lid, phoneNumber: CAROL.pn, admin: null }],
+          action: 'add',
+        },
+        'groups.update': [{ id: GROUP, subject: 'Renamed', author: BOB.lid }],
+      });
+
+      expect(eventsIn(calls).map((event) => event.data)).toEqual([
+        { id: GROUP, sender: senderOf(BOB), timestamp: ARRIVED, name: { name: 'Renamed' } },
+        { id: GROUP, sender: senderOf(BOB), timestamp: ARRIVED, join: [identityOf(CAROL)] },
+      ]);
+    });
+
     it('reports no event for a number change, only the pair it tells', async () => {
       const calls = await harness.deliver({
         'group-participants.update': {

@@ -3,6 +3,7 @@ import { AppError } from '@app/contracts';
 import type { GroupMetadata, UserFacingSocketConfig, WAMessageKey } from '@whiskeysockets/baileys';
 import { bufferJson } from '../buffer-json';
 import { CallOrigins } from '../call-origins';
+import { GroupActors } from '../group-actors';
 import { ExpiringCache } from './expiring-cache';
 import { SIGNAL_TRANSACTION_KEY } from './signal-transactions';
 import { HISTORY_SYNC_TYPE } from '../testing/library';
@@ -366,6 +367,7 @@ describe('BaileysSession messages and operations', () => {
       messages: expect.any(Object),
       sent: expect.any(RecentIds),
       calls: expect.any(CallOrigins),
+      groupActors: expect.any(GroupActors),
     };
     expect(h.sender.send).toHaveBeenCalledWith(context, message);
     expect(h.operations.perform).toHaveBeenCalledWith(context, 'chats.archive', { chatId: '447700900999@s.whatsapp.net', archived: true });
