@@ -16,6 +16,8 @@ export interface FakeDevice {
 
 /** What one device of a contact (or of the account's phone) received from our device, decrypted. */
 export interface ReceivedMessage {
+  /** The device of the contact that received this copy: a companion (from 1); absent for a one-to-one copy to the phone. */
+  device?: number;
   id: string;
   to: string;
   recipient: string;
@@ -28,7 +30,19 @@ export interface ReceivedMessage {
   extras: { tag: string; attrs: Record<string, string>; content?: unknown }[];
   message?: Record<string, unknown>;
   error?: string;
+  /** Group sends: the pairwise copy that carried our sender key to this device, or null when none came with it. */
+  distribution?: { recipient: string; encType: string; groupId?: string; error?: string } | null;
+  /** A pairwise copy (our sender key) that reached someone no longer in the group. */
+  notMember?: boolean;
+  /** A resend answering this device's retry receipt: the receipt's count (null: the stanza's plain extra copy). */
+  retry?: number | null;
 }
+
+/** A member's change to a group (`by`, the participants: phone numbers). */
+export type GroupChange =
+  | { by: string; action: 'add' | 'remove' | 'promote' | 'demote'; participants: string[] }
+  | { by: string; action: 'subject'; subject: string }
+  | { by: string; action: 'announce'; announce: boolean };
 
 /** One connection that logged in as a device, on the fake network's clock (one counter for logins, stanzas and ends). */
 export interface DeviceLink {
@@ -188,7 +202,12 @@ export class FakeNetworkProcess {
   }
 
   /** The contact's phone sends `message` (a proto.Message as JSON) to our device. */
-  sendFromContact(from: string, to: string, message: object, extra: { type?: string; mediatype?: string } = {}): Promise<{ id: string }> {
+  sendFromContact(
+    from: string,
+    to: string,
+    message: object,
+    extra: { type?: string; mediatype?: string; fromDevice?: number } = {},
+  ): Promise<{ id: string }> {
     return this.call('POST', '/contacts/send', { from, to, message, ...extra });
   }
 
@@ -255,6 +274,41 @@ export class FakeNetworkProcess {
   /** The contact's phone asks our device for message `id` again (count from its own tally unless given). */
   askAgain(from: string, to: string, id: string, options: { count?: number; keys?: boolean } = {}): Promise<{ count: number }> {
     return this.call('POST', '/retries/ask', { from, to, id, ...options });
+  }
+
+  /** The contact links a companion device (announced by a `devices` add notification unless `notify` is false). */
+  addContactDevice(phone: string, notify = true): Promise<{ device: number; jid: string; lid: string; notified: string[] }> {
+    return this.call('POST', '/contacts/devices', { phone, notify });
+  }
+
+  /** The contact unlinks a companion device (a `devices` remove notification unless `notify` is false). */
+  removeContactDevice(phone: string, device: number, notify = true): Promise<{ devices: number[]; notified: string[] }> {
+    return this.call('POST', '/contacts/devices/remove', { phone, device, notify });
+  }
+
+  /** The contact reinstalls WhatsApp: a new identity key, announced by an `encrypt` notification with <identity/>. */
+  reinstallContact(phone: string, notify = true): Promise<{ identityKey: string; notified: string[] }> {
+    return this.call('POST', '/contacts/reinstall', { phone, notify });
+  }
+
+  /** A group made on the network by a contact or account, addressed by phone number or by LID. */
+  createGroup(creator: string, subject: string, participants: string[], addressing: 'pn' | 'lid'): Promise<{ id: string }> {
+    return this.call('POST', '/groups', { creator, subject, participants, addressing });
+  }
+
+  /** A member changes the group; our devices hear of it through a `w:gp2` notification. */
+  changeGroup(group: string, change: GroupChange): Promise<{ id: string; participants: { jid: string; admin?: string }[] }> {
+    return this.call('POST', '/groups/change', { group, ...change });
+  }
+
+  /** A member's device sends to the group (its own sender key, distributed pairwise to our device). */
+  sendToGroup(from: string, to: string, group: string, message: object, fromDevice = 0): Promise<{ id: string }> {
+    return this.call('POST', '/groups/send', { from, to, group, message, fromDevice });
+  }
+
+  /** The retry receipts the contact's devices sent for group messages they could not decrypt. */
+  groupRetries(phone: string): Promise<{ id: string; group: string; device: number; count: number }[]> {
+    return this.call('GET', `/groups/retries?phone=${phone}`);
   }
 
   async addressing(mode: 'pn' | 'lid'): Promise<void> {

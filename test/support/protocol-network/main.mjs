@@ -10,6 +10,7 @@ import { mediaHandlers, mediaRoutes } from './media.mjs';
 import { Groups, groupHandlers, groupRoutes } from './groups.mjs';
 import { historyRoutes } from './history.mjs';
 import { Retries, retryHandlers, retryRoutes } from './retries.mjs';
+import { ContactDevices, deviceRoutes } from './devices.mjs';
 
 const verbose = process.env.FAKE_NETWORK_VERBOSE === '1';
 const network = new FakeNetwork(makeCertificateAuthority(), (line) => verbose && process.stderr.write(`fake-network: ${line}\n`));
@@ -23,6 +24,7 @@ const routes = [
   ...groupRoutes(network, groups),
   ...historyRoutes(network, media),
   ...retryRoutes(network, retries),
+  ...deviceRoutes(new ContactDevices(network)),
 ];
 
 const server = createServer(async (request, response) => {

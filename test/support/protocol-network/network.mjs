@@ -98,7 +98,10 @@ export class Contact {
     this.lidUser = lidUser;
     this.name = name;
     this.phone0 = new SignalParty();
-    /** What this contact received from our devices, decrypted. */
+    /** Every device of the contact, device 0 (the phone) first; companions join and leave (devices.mjs). */
+    this.devices = new Map([[0, this.phone0]]);
+    this.nextDeviceId = 1;
+    /** What this contact received from our devices, decrypted (each entry names the device that received it). */
     this.inbox = [];
   }
   get jid() {
@@ -173,6 +176,19 @@ export class FakeNetwork {
     const device = jidDecode(jid).device ?? 0;
     if (!found || device !== 0) return undefined;
     return found.contact ?? found.account;
+  }
+
+  /**
+   * The Signal party of any device JID: a contact's phone or companion (`devices`), or an account's phone. `owner`
+   * answers for the user even when the device is unknown (a removed companion): `party` is then undefined.
+   */
+  deviceParty(jid) {
+    const found = this.userOf(jid);
+    if (!found) return undefined;
+    const deviceId = jidDecode(jid).device ?? 0;
+    const owner = found.contact ?? found.account;
+    const party = found.contact ? found.contact.devices.get(deviceId) : deviceId === 0 ? found.account.phone0 : undefined;
+    return { owner, party, deviceId };
   }
 
   account(phone) {
@@ -350,9 +366,13 @@ export class FakeNetwork {
   }
 
   /** A contact's phone sends a message to one of our devices, encrypted for it (queued while it is offline). */
-  async sendFromContact(contact, device, { message, id, type = 'text', mediatype }) {
-    const { from, alt } = this.addressOf(contact);
-    const encrypted = await contact.phone0.encrypt(peerAddress(device), proto.Message.fromObject(message), () => device.bundle());
+  async sendFromContact(contact, device, { message, id, type = 'text', mediatype, fromDevice = 0 }) {
+    const { from: user, alt } = this.addressOf(contact);
+    const sender = contact.devices.get(Number(fromDevice));
+    if (!sender) throw httpError(404, `${contact.phone} has no device ${fromDevice}`);
+    // A companion's message names its device in `from` (user:device@server), as the real server routes it.
+    const from = Number(fromDevice) ? user.replace('@', `:${fromDevice}@`) : user;
+    const encrypted = await sender.encrypt(peerAddress(device), proto.Message.fromObject(message), () => device.bundle());
     const stanzaId = id ?? `3A${randomBytes(9).toString('hex').toUpperCase()}`;
     const node = {
       tag: 'message',
@@ -640,7 +660,10 @@ class Connection {
                 .filter((d) => d.account === found.account && d.linked)
                 .map((d) => ({ tag: 'device', attrs: { id: String(d.deviceId), 'key-index': String(d.keyIndex) } })),
             )
-          : [{ tag: 'device', attrs: { id: '0' } }];
+          : [...found.contact.devices.keys()].map((id) => ({
+              tag: 'device',
+              attrs: id ? { id: String(id), 'key-index': String(id) } : { id: '0' },
+            }));
         content.push({ tag: 'devices', attrs: {}, content: [{ tag: 'device-list', attrs: {}, content: devices }] });
       }
       const owner = found?.contact ?? found?.account;
@@ -662,7 +685,7 @@ class Connection {
   /** Pre-key bundles of the devices asked about: a phone (contact or account) or a linked device of ours. */
   preKeyBundles(node, keyRequest) {
     const users = children(keyRequest, 'user').map(({ attrs: { jid } }) => {
-      const party = this.network.partyOf(jid)?.phone0 ?? this.network.deviceByJid(jid);
+      const party = this.network.deviceParty(jid)?.party ?? this.network.deviceByJid(jid);
       if (!party) return { tag: 'user', attrs: { jid }, content: [{ tag: 'error', attrs: { code: '404', text: 'item-not-found' } }] };
       const bundle = party.bundle();
       const content = [
@@ -702,10 +725,12 @@ class Connection {
       .filter((item) => !['participants', 'enc', 'device-identity'].includes(item.tag))
       .map((item) => summariseNode(item));
     for (const recipient of [...recipients, ...direct]) {
-      const owner = this.network.partyOf(recipient.attrs.jid);
+      const { owner, party, deviceId } = this.network.deviceParty(recipient.attrs.jid) ?? {};
       const enc = child(recipient, 'enc');
       if (!owner || !enc) continue;
       const entry = {
+        // A companion's copy names its device; the phone's (device 0) carries no such field, as before companions.
+        ...(deviceId ? { device: deviceId } : {}),
         id: node.attrs.id,
         to: node.attrs.to,
         recipient: recipient.attrs.jid,
@@ -718,7 +743,8 @@ class Connection {
         extras,
       };
       try {
-        const message = await owner.phone0.decrypt(peerAddress(this.device), enc.attrs.type, enc.content);
+        if (!party) throw new Error(`no device ${deviceId}: the server refused the copy for it`);
+        const message = await party.decrypt(peerAddress(this.device), enc.attrs.type, enc.content);
         entry.message = proto.Message.toObject(message, { longs: String, bytes: String, enums: String, defaults: false });
       } catch (error) {
         entry.error = String(error?.message ?? error);

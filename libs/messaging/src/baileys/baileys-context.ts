@@ -3,6 +3,7 @@ import type { NetworkMessageRepository } from '@app/database';
 import type { SentMessage } from '../driver';
 import type { BaileysEvents, BaileysLibrary, BaileysSocket } from './baileys-library';
 import type { CallOrigins } from './call-origins';
+import type { GroupActors } from './group-actors';
 import type { RecentIds } from './inbound/recent-ids';
 import type { UndecryptableWatch } from './inbound/undecryptable-watch';
 
@@ -28,6 +29,8 @@ export interface BaileysContext {
   calls?: CallOrigins;
   /** Messages whose copies failed to decrypt, until a copy decrypts or the failure is reported. */
   undecryptable?: UndecryptableWatch;
+  /** The other identity of recent group changes' authors, which rc14 drops from its group events. */
+  groupActors?: GroupActors;
 }
 
 /** Where inbound mapping hands its results: gateway events and store facts, in the order they happened. */

@@ -2,6 +2,8 @@ import { eventsIn, type Harness, inboundHarness } from '../testing/inbound';
 import { ANA, BOB, CAROL, GROUP, SELF, identityOf, senderOf } from '../testing/people';
 
 const COMMUNITY = '120363111111111111@g.us';
+/** Member and settings changes carry the time they reached the instance (rc14 drops the notification's own). */
+const ARRIVED = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as unknown as string;
 
 describe('group events', () => {
   let harness: Harness;
@@ -34,7 +36,12 @@ describe('group events', () => {
             ],
           },
         },
-        { event: { eventType: 'group', data: { id: GROUP, sender: senderOf(BOB), join: [identityOf(CAROL), identityOf(ANA)] } } },
+        {
+          event: {
+            eventType: 'group',
+            data: { id: GROUP, sender: senderOf(BOB), timestamp: ARRIVED, join: [identityOf(CAROL), identityOf(ANA)] },
+          },
+        },
       ]);
     });
 
@@ -50,7 +57,10 @@ describe('group events', () => {
       });
 
       expect(eventsIn(calls)).toEqual([
-        { eventType: 'group', data: { id: GROUP, sender: senderOf(ANA), joinReason: 'invite', join: [identityOf(ANA)] } },
+        {
+          eventType: 'group',
+          data: { id: GROUP, sender: senderOf(ANA), timestamp: ARRIVED, joinReason: 'invite', join: [identityOf(ANA)] },
+        },
       ]);
     });
 
@@ -73,10 +83,10 @@ describe('group events', () => {
       ];
 
       expect(eventsIn(calls).map((event) => event.data)).toEqual([
-        { id: GROUP, sender: senderOf(ANA), leave: [identityOf(ANA)] },
-        { id: GROUP, sender: senderOf(BOB), leave: [identityOf(CAROL)] },
-        { id: GROUP, sender: senderOf(BOB), promote: [identityOf(ANA)] },
-        { id: GROUP, sender: senderOf(BOB), demote: [identityOf(ANA)] },
+        { id: GROUP, sender: senderOf(ANA), timestamp: ARRIVED, leave: [identityOf(ANA)] },
+        { id: GROUP, sender: senderOf(BOB), timestamp: ARRIVED, leave: [identityOf(CAROL)] },
+        { id: GROUP, sender: senderOf(BOB), timestamp: ARRIVED, promote: [identityOf(ANA)] },
+        { id: GROUP, sender: senderOf(BOB), timestamp: ARRIVED, demote: [identityOf(ANA)] },
       ]);
     });
 
@@ -91,7 +101,30 @@ describe('group events', () => {
         },
       });
 
-      expect(eventsIn(calls)).toEqual([{ eventType: 'group', data: { id: GROUP, sender: senderOf(BOB), join: [identityOf(SELF)] } }]);
+      expect(eventsIn(calls)).toEqual([
+        { eventType: 'group', data: { id: GROUP, sender: senderOf(BOB), timestamp: ARRIVED, join: [identityOf(SELF)] } },
+      ]);
+    });
+
+    it("names an author rc14 gives by LID alone by phone number, from the w:gp2 notification's participant_pn", async () => {
+      harness.context.groupActors?.notified({
+        tag: 'notification',
+        attrs: { from: GROUP, type: 'w:gp2', participant: BOB.lid, participant_pn: BOB.pn, addressing_mode: 'lid' },
+      });
+      const calls = await harness.deliver({
+        'group-participants.update': {
+          id: GROUP,
+          author: BOB.lid,
+          participants: [{ id: CAROL.lid, phoneNumber: CAROL.pn, admin: null }],
+          action: 'add',
+        },
+        'groups.update': [{ id: GROUP, subject: 'Renamed', author: BOB.lid }],
+      });
+
+      expect(eventsIn(calls).map((event) => event.data)).toEqual([
+        { id: GROUP, sender: senderOf(BOB), timestamp: ARRIVED, name: { name: 'Renamed' } },
+        { id: GROUP, sender: senderOf(BOB), timestamp: ARRIVED, join: [identityOf(CAROL)] },
+      ]);
     });
 
     it('reports no event for a number change, only the pair it tells', async () => {
@@ -125,12 +158,12 @@ describe('group events', () => {
 
       const sender = senderOf(BOB);
       expect(eventsIn(calls).map((event) => event.data)).toEqual([
-        { id: GROUP, sender, name: { name: 'Weekend trip' } },
-        { id: `${GROUP.slice(0, -5)}1@g.us`, sender, description: { topic: 'Bring snacks' } },
-        { id: `${GROUP.slice(0, -5)}2@g.us`, sender, description: { topic: '' } },
-        { id: `${GROUP.slice(0, -5)}3@g.us`, sender, announce: { isAnnounce: true } },
-        { id: `${GROUP.slice(0, -5)}4@g.us`, sender, locked: { isLocked: false } },
-        { id: `${GROUP.slice(0, -5)}5@g.us`, sender, membershipApproval: { isRequired: true } },
+        { id: GROUP, sender, timestamp: ARRIVED, name: { name: 'Weekend trip' } },
+        { id: `${GROUP.slice(0, -5)}1@g.us`, sender, timestamp: ARRIVED, description: { topic: 'Bring snacks' } },
+        { id: `${GROUP.slice(0, -5)}2@g.us`, sender, timestamp: ARRIVED, description: { topic: '' } },
+        { id: `${GROUP.slice(0, -5)}3@g.us`, sender, timestamp: ARRIVED, announce: { isAnnounce: true } },
+        { id: `${GROUP.slice(0, -5)}4@g.us`, sender, timestamp: ARRIVED, locked: { isLocked: false } },
+        { id: `${GROUP.slice(0, -5)}5@g.us`, sender, timestamp: ARRIVED, membershipApproval: { isRequired: true } },
       ]);
     });
 

@@ -11,7 +11,8 @@ const MEMBER_CHANGES = { add: 'join', remove: 'leave', promote: 'promote', demot
 /**
  * `group-participants.update` (v7: participants are objects `{id, phoneNumber?, lid?, admin?}`). `modify` (a member
  * changed number) is no group event: it only teaches the new pair. A join where the only member joining is the one
- * acting is a join by invite link (`joinReason: invite`); an admin adding people gives no reason.
+ * acting is a join by invite link (`joinReason: invite`); an admin adding people gives no reason. The time is when the
+ * change reached the instance: rc14 keeps the notification's `t` only on the stub message it upserts apart from this.
  */
 export function mapParticipants(batch: InboundBatch, update: ParticipantsUpdate): void {
   if (update.action === 'modify') return;
@@ -20,13 +21,15 @@ export function mapParticipants(batch: InboundBatch, update: ParticipantsUpdate)
   if (!change || members.length === 0) return;
   const by = actorOf(batch, update.author, update.authorPn);
   const selfJoined = change === 'join' && by !== undefined && members.every((member) => member.jid === by.jid);
-  batch.event(normalise.group({ groupId: update.id, by, joinReason: selfJoined ? 'invite' : undefined, [change]: members }));
+  batch.event(
+    normalise.group({ groupId: update.id, by, at: new Date(), joinReason: selfJoined ? 'invite' : undefined, [change]: members }),
+  );
 }
 
 /**
  * `groups.update`: subject → name, desc → description, announce, restrict → locked, joinApprovalMode → membership
  * approval; one event per entry. An entry with `participants` is a full metadata read (`groupFetchAllParticipating`),
- * not a change, and is no event.
+ * not a change, and is no event. The time is when the change reached the instance, as for member changes.
  */
 export function mapGroupChanges(batch: InboundBatch, changes: BaileysEvents['groups.update']): void {
   for (const change of changes) {
@@ -38,7 +41,7 @@ export function mapGroupChanges(batch: InboundBatch, changes: BaileysEvents['gro
     if (typeof change.restrict === 'boolean') changed.locked = change.restrict;
     if (typeof change.joinApprovalMode === 'boolean') changed.membershipApprovalRequired = change.joinApprovalMode;
     if (Object.keys(changed).length === 0) continue;
-    batch.event(normalise.group({ groupId: change.id, by: actorOf(batch, change.author, change.authorPn), ...changed }));
+    batch.event(normalise.group({ groupId: change.id, by: actorOf(batch, change.author, change.authorPn), at: new Date(), ...changed }));
   }
 }
 
@@ -73,7 +76,14 @@ function memberParty(batch: InboundBatch, member: Member | string): Party | unde
   return jid ? batch.who.party(jid) : undefined;
 }
 
+/**
+ * The author of a change. rc14 leaves `authorPn` out of group events (see GroupActors): the other identity the
+ * notification gave is paired here, so a member known only by LID is still named by phone number.
+ */
 function actorOf(batch: InboundBatch, jid: string | undefined, pn: string | undefined): Actor | undefined {
   const who = jid || pn;
-  return who ? batch.who.actor(who) : undefined;
+  if (!who) return undefined;
+  const other = pn ?? batch.context.groupActors?.otherOf(who);
+  if (other) batch.who.pair(who, other);
+  return batch.who.actor(who);
 }

@@ -4,6 +4,7 @@ import { AppError } from '@app/contracts';
 import type { GroupMetadata, UserFacingSocketConfig, WAMessageKey } from '@whiskeysockets/baileys';
 import { bufferJson } from '../buffer-json';
 import { CallOrigins } from '../call-origins';
+import { GroupActors } from '../group-actors';
 import { ExpiringCache } from './expiring-cache';
 import { SIGNAL_TRANSACTION_KEY } from './signal-transactions';
 import { HISTORY_SYNC_TYPE } from '../testing/library';
@@ -62,6 +63,7 @@ describe('BaileysSession connecting', () => {
       msgRetryCounterCache: expect.any(ExpiringCache),
       // Twice the 5 retry requests a client makes: rc14 counts each answered request twice.
       maxMsgRetryCount: 10,
+      userDevicesCache: expect.any(ExpiringCache),
     });
     expect(keyCache).toBeInstanceOf(ExpiringCache);
     expect(Object.keys(store).sort()).toEqual(['clear', 'get', 'set']);
@@ -369,6 +371,7 @@ describe('BaileysSession messages and operations', () => {
       sent: expect.any(RecentIds),
       calls: expect.any(CallOrigins),
       undecryptable: expect.any(UndecryptableWatch),
+      groupActors: expect.any(GroupActors),
     };
     expect(h.sender.send).toHaveBeenCalledWith(context, message);
     expect(h.operations.perform).toHaveBeenCalledWith(context, 'chats.archive', { chatId: '447700900999@s.whatsapp.net', archived: true });
@@ -509,6 +512,24 @@ describe('BaileysSession messages and operations', () => {
     expect(await afterReconnect('120363041234567890@g.us')).toEqual(group(['447700900123@s.whatsapp.net', '447700900999@s.whatsapp.net']));
     expect(h.sockets[0].groupMetadata).toHaveBeenCalledTimes(1);
     expect(h.sockets[1].groupMetadata).not.toHaveBeenCalled();
+  });
+
+  it("stores a LID group's member pairs in Baileys' mapping store when it fetches the group (rc14 does not)", async () => {
+    const h = await openSession();
+    const cached = h.socket().config.cachedGroupMetadata as (jid: string) => Promise<GroupMetadata | undefined>;
+    h.socket().groupMetadata.mockResolvedValue({
+      ...group([]),
+      participants: [
+        { id: '123456789012345@lid', phoneNumber: '447700900123@s.whatsapp.net', admin: null },
+        { id: '447700900999@s.whatsapp.net', lid: '123456789012999@lid', admin: null },
+        { id: '123456789012777@lid', admin: null },
+      ],
+    });
+    await cached('120363041234567890@g.us');
+    const mapping = h.socket().signalRepository.lidMapping;
+    expect(await mapping.getPNForLID('123456789012345@lid')).toBe('447700900123:0@s.whatsapp.net');
+    expect(await mapping.getPNForLID('123456789012999@lid')).toBe('447700900999:0@s.whatsapp.net');
+    expect(await mapping.getPNForLID('123456789012777@lid')).toBeNull();
   });
 
   it('replays the kept history through inbound mapping as an on-demand history sync', async () => {

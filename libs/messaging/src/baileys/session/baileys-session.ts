@@ -18,12 +18,14 @@ import { UndecryptableWatch, type UndecryptableOutcome } from '../inbound/undecr
 import type { BaileysContext, BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort, InboundSink } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
 import { CallOrigins } from '../call-origins';
+import { GroupActors } from '../group-actors';
 import { bufferJson } from '../buffer-json';
 import { serialiseSignalTransactions } from './signal-transactions';
 import type { BaileysLibraryLoader, BaileysLogger, BaileysSettings } from './baileys-settings';
 import { Condition } from './condition';
 import { decideOnClose, DISCONNECT, QUICK_RESTARTS, REPLACEMENTS, type CloseDecision } from './disconnect-policy';
 import { ExpiringCache } from './expiring-cache';
+import { DeviceLists } from './device-lists';
 import { GroupMetadataCache } from './group-metadata-cache';
 import type { WebVersion } from './web-version';
 
@@ -110,6 +112,7 @@ export class BaileysSession implements NetworkSession {
   private readonly calls = new CallOrigins();
   /** Outlives sockets: the resend of a message that failed to decrypt may come after a reconnect. */
   private readonly undecryptable: UndecryptableWatch;
+  private readonly groupActors = new GroupActors();
   private lib: BaileysLibrary | undefined;
   private auth: LoadedAuth | undefined;
   private socket: BaileysSocket | undefined;
@@ -249,11 +252,14 @@ export class BaileysSession implements NetworkSession {
     const auth = await this.authState(lib);
     const historySync = await this.hooks.historySyncEnabled();
     if (generation !== this.generation || this.socket) return;
-    const socket = lib.makeWASocket(this.socketOptions(lib, auth, historySync));
+    const deviceLists = new DeviceLists(this.now);
+    const socket = lib.makeWASocket(this.socketOptions(lib, auth, historySync, deviceLists));
     serialiseSignalTransactions(socket.authState.keys);
     // rc14 declares the limit private; it is read on every request (`hasExceededMaxRetries`), see RETRY_REQUESTS.
     if (socket.messageRetryManager)
       (socket.messageRetryManager as unknown as { maxMsgRetryCount: number }).maxMsgRetryCount = RETRY_REQUESTS;
+    deviceLists.watch(lib, socket, this.log);
+    this.groupActors.watch(socket);
     this.socket = socket;
     this.phase = 'connecting';
     this.qr = undefined;
@@ -261,7 +267,7 @@ export class BaileysSession implements NetworkSession {
     this.changes.notify();
   }
 
-  private socketOptions(lib: BaileysLibrary, auth: LoadedAuth, historySync: boolean): UserFacingSocketConfig {
+  private socketOptions(lib: BaileysLibrary, auth: LoadedAuth, historySync: boolean, deviceLists: DeviceLists): UserFacingSocketConfig {
     const version = this.deps.version.current();
     return {
       auth: { creds: auth.state.creds, keys: auth.keys },
@@ -281,6 +287,8 @@ export class BaileysSession implements NetworkSession {
       msgRetryCounterCache: this.retryCounts,
       ...(this.deps.settings.mediaDispatcher ? { options: { dispatcher: this.deps.settings.mediaDispatcher } } : {}),
       maxMsgRetryCount: RETRY_REQUESTS * 2,
+      // Ours, so that a device-list change named by one identity also reaches the list kept under the other.
+      userDevicesCache: deviceLists.cache,
     };
   }
 
@@ -355,11 +363,32 @@ export class BaileysSession implements NetworkSession {
     try {
       const metadata = await socket.groupMetadata(jid);
       this.groups.set(metadata);
+      await this.learnMemberPairs(this.lib, socket, metadata);
       return metadata;
     } catch (error) {
       // Baileys asks the network itself next, and a send fails with the network's own error.
       this.log.warn({ err: error, jid }, 'group metadata not fetched');
       return undefined;
+    }
+  }
+
+  /**
+   * A LID-addressed group's metadata names each member by LID with the phone number alongside, and rc14 stores none of
+   * these pairs (`extractGroupMetadata`: "TODO: Store LID MAPPINGS"). Without them a later group change (a `w:gp2`
+   * notification: rc14 keeps only its LID `participant`, the proto key drops `participant_pn`) names its author by LID
+   * alone. Stored in Baileys' own mapping store, every later event of these members is named by phone number.
+   */
+  private async learnMemberPairs(lib: BaileysLibrary | undefined, socket: BaileysSocket, metadata: GroupMetadata): Promise<void> {
+    if (!lib) return;
+    const pairs = metadata.participants.flatMap(({ id, lid, phoneNumber }) => {
+      const pair = { lid: lib.isLidUser(id) ? id : lid, pn: lib.isPnUser(id) ? id : phoneNumber };
+      return pair.lid && pair.pn ? [{ lid: pair.lid, pn: pair.pn }] : [];
+    });
+    if (pairs.length === 0) return;
+    try {
+      await socket.signalRepository.lidMapping.storeLIDPNMappings(pairs);
+    } catch (error) {
+      this.log.warn({ err: error, jid: metadata.id }, "group members' LID pairs not stored");
     }
   }
 
@@ -524,6 +553,7 @@ export class BaileysSession implements NetworkSession {
       sent: this.sent,
       calls: this.calls,
       undecryptable: this.undecryptable,
+      groupActors: this.groupActors,
     };
   }
 

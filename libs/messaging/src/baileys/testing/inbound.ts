@@ -5,6 +5,7 @@ import type { proto } from '@whiskeysockets/baileys';
 import type { BaileysContext, InboundSink } from '../baileys-context';
 import type { BaileysEvents, BaileysSocket } from '../baileys-library';
 import { CallOrigins } from '../call-origins';
+import { GroupActors } from '../group-actors';
 import { BaileysInbound } from '../inbound/baileys-inbound';
 import { RecentIds } from '../inbound/recent-ids';
 import { MemoryNetworkMessages } from './kit';
@@ -70,6 +71,7 @@ export function inboundHarness(
     messages: store as unknown as NetworkMessageRepository,
     sent,
     calls: new CallOrigins(),
+    groupActors: new GroupActors(),
   };
   socket.ev.process((events) => inbound.process(context, events, sink));
   return {
