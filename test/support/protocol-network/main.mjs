@@ -8,13 +8,21 @@ import { controlRoutes } from './control.mjs';
 import { MediaServer } from './media-server.mjs';
 import { mediaHandlers, mediaRoutes } from './media.mjs';
 import { Groups, groupHandlers, groupRoutes } from './groups.mjs';
+import { AppState, appStateHandlers, appStateRoutes } from './app-state.mjs';
 
 const verbose = process.env.FAKE_NETWORK_VERBOSE === '1';
 const network = new FakeNetwork(makeCertificateAuthority(), (line) => verbose && process.stderr.write(`fake-network: ${line}\n`));
 const media = await new MediaServer().start();
 const groups = new Groups(network);
-network.handlers.push(mediaHandlers(media), groupHandlers(groups));
-const routes = [...controlRoutes(network), ...mediaRoutes(network, media), ...groupRoutes(network, groups)];
+const appState = new AppState(network);
+network.handlers.push(mediaHandlers(media), groupHandlers(groups), appStateHandlers(appState));
+network.firstLoginHooks.push((device) => appState.shareKey(device));
+const routes = [
+  ...controlRoutes(network),
+  ...mediaRoutes(network, media),
+  ...groupRoutes(network, groups),
+  ...appStateRoutes(network, appState),
+];
 
 const server = createServer(async (request, response) => {
   const url = new URL(request.url ?? '/', 'http://fake');

@@ -264,6 +264,11 @@ export class BaileysSession implements NetworkSession {
       getMessage: (key) => this.storedMessage(lib, key),
       cachedGroupMetadata: (jid) => this.groupMetadata(jid),
       msgRetryCounterCache: this.retryCounts,
+      // rc14 applies app-state patches without checking their MACs unless asked (`appStateMacVerification` defaults
+      // to false), so a patch that is corrupt or not the account's own would still become a chat change. WhatsApp Web
+      // and whatsmeow refuse a patch whose patch MAC does not verify; with this on, Baileys skips it (a warning in the
+      // log, no event) and the instance stays connected.
+      appStateMacVerification: { patch: true, snapshot: true },
     };
   }
 
