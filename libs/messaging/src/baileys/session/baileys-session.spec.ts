@@ -59,6 +59,8 @@ describe('BaileysSession connecting', () => {
       emitOwnEvents: true,
       fireInitQueries: true,
       msgRetryCounterCache: expect.any(ExpiringCache),
+      // A patch whose MACs do not verify is dropped, not turned into a chat change (rc14 does not check by default).
+      appStateMacVerification: { patch: true, snapshot: true },
     });
     expect(keyCache).toBeInstanceOf(ExpiringCache);
     expect(Object.keys(store).sort()).toEqual(['clear', 'get', 'set']);
