@@ -67,11 +67,11 @@ describe('app-state sync with the phone (fake network on loopback)', () => {
     await network?.stop();
   });
 
-  async function pairedRealInstance(): Promise<{ instance: CreatedInstance; deviceJid: string }> {
-    const instance = await createInstance(http, customer.apiKey, { name: 'real', sandbox: false });
+  async function pairedRealInstance(phone = ME): Promise<{ instance: CreatedInstance; deviceJid: string }> {
+    const instance = await createInstance(http, customer.apiKey, { name: `real ${phone}`, sandbox: false });
     const qr = await http.get('/session/qr/text', headersOf(instance));
     expect(qr.status).toBe(200);
-    const { deviceJid } = await network.scan((qr.body as { code: string }).code, ME);
+    const { deviceJid } = await network.scan((qr.body as { code: string }).code, phone);
     await waitForStatus(http, instance, (status) => status.isConnected);
     return { instance, deviceJid };
   }
@@ -276,6 +276,40 @@ describe('app-state sync with the phone (fake network on loopback)', () => {
     expect(statusId).toEqual(expect.any(String));
     const sandboxEvents = await caused(sandbox, 4, () => changeThroughApi(sandbox, (inbound.body as { id: string }).id), 30_000);
     expect(comparable(realEvents)).toEqual(comparable(inAnyOrder(sandboxEvents)));
+  });
+
+  it('before the phone shares its key an API chat change answers 503 and sends nothing; once it does, the change reaches the phone', async () => {
+    const phone = '447700900301';
+    await network.withholdAppStateKey(phone);
+    const { instance } = await pairedRealInstance(phone);
+    const refused = await http.put(`/chats/${ANN}/archive`, { archived: true }, headersOf(instance));
+    // Baileys refuses the patch locally ("App state key not present!"): a valid request, to try again shortly.
+    expect({ status: refused.status, body: refused.body }).toEqual({
+      status: 503,
+      body: {
+        status: 503,
+        detail: 'instance not available: the phone has not shared its app-state key with this device yet; try again in a few seconds',
+      },
+    });
+    expect((await network.phoneAppState(phone)).chats).toEqual({});
+
+    expect((await network.shareAppStateKey(phone)).devices).toHaveLength(1);
+    const accepted = await eventually(
+      () => http.put(`/chats/${ANN}/archive`, { archived: true }, headersOf(instance)),
+      (response) => response.status === 204,
+    );
+    expect(accepted.status).toBe(204);
+    const state = await eventually(
+      () => network.phoneAppState(phone),
+      (current) => current.chats[ANN]?.archived === true,
+    );
+    expect(state).toEqual({
+      keyId: expect.any(String),
+      chats: { [ANN]: { archived: true } },
+      starred: [],
+      versions: { critical_block: 0, critical_unblock_low: 0, regular_high: 0, regular_low: 1, regular: 0 },
+      rejected: [],
+    });
   });
 
   /** How many app-state requests the device has made (syncs and uploads). */

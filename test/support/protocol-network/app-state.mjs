@@ -103,6 +103,8 @@ export class AppState {
   constructor(network) {
     this.network = network;
     this.accounts = new Map();
+    /** Phones that keep the key to themselves until told to share it (a phone that has not synced yet). */
+    this.withheld = new Set();
   }
 
   of(account) {
@@ -115,6 +117,7 @@ export class AppState {
    * protocol message (rc14 `process-message.js` stores it and sets `myAppStateKeyId`).
    */
   async shareKey(device) {
+    if (this.withheld.has(device.account.phone)) return;
     const appState = this.of(device.account);
     await this.network.sendFromPhone(device, {
       protocolMessage: {
@@ -262,5 +265,23 @@ export function appStateRoutes(network, appState) {
       },
     ],
     [/^GET \/app-state$/, ({ query }) => appState.of(accountOf(query.get('phone'))).view()],
+    [
+      /^POST \/app-state\/withhold-key$/,
+      ({ body }) => {
+        appState.withheld.add(String(body.phone));
+        return { ok: true };
+      },
+    ],
+    [
+      /^POST \/app-state\/share-key$/,
+      async ({ body }) => {
+        const account = accountOf(body.phone);
+        appState.withheld.delete(account.phone);
+        const shared = appState.of(account).shared;
+        const devices = network.devices.filter((device) => device.account === account && device.linked && !shared.has(device));
+        for (const device of devices) await appState.shareKey(device);
+        return { devices: devices.map((device) => device.jid) };
+      },
+    ],
   ];
 }

@@ -200,6 +200,16 @@ export class FakeNetworkProcess {
     return this.call('POST', '/app-state/phone-change', { phone, chat, ...change, corrupt });
   }
 
+  /** The phone keeps its app-state key from the devices it links until `shareAppStateKey` (it has not synced yet). */
+  async withholdAppStateKey(phone: string): Promise<void> {
+    await this.call('POST', '/app-state/withhold-key', { phone });
+  }
+
+  /** The phone shares its app-state key with each linked device that lacks it; resolves with those devices. */
+  shareAppStateKey(phone: string): Promise<{ devices: string[] }> {
+    return this.call('POST', '/app-state/share-key', { phone });
+  }
+
   /** What the account's phone shows of its chats after every app-state patch it accepted. */
   phoneAppState(phone: string): Promise<PhoneAppState> {
     return this.call('GET', `/app-state?phone=${phone}`);
