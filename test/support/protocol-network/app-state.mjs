@@ -103,8 +103,12 @@ export class AppState {
   constructor(network) {
     this.network = network;
     this.accounts = new Map();
-    /** Phones that keep the key to themselves until told to share it (a phone that has not synced yet). */
-    this.withheld = new Set();
+    /**
+     * Phones that share their key with each device they link, at its first login (before the history sync), as a real
+     * phone does. Opt-in per account: with it, the takeover suite's handover right after a pre-key upload loses the
+     * first message after the handover (see the helper report of issue 26); the other suites keep the old behaviour.
+     */
+    this.sharingAtPairing = new Set();
   }
 
   of(account) {
@@ -116,8 +120,12 @@ export class AppState {
    * The phone shares the account's app-state sync key with a newly linked companion: an `appStateSyncKeyShare`
    * protocol message (rc14 `process-message.js` stores it and sets `myAppStateKeyId`).
    */
+  /** At a device's first login: the key share, for the phones that share at pairing. */
+  async firstLogin(device) {
+    if (this.sharingAtPairing.has(device.account.phone)) await this.shareKey(device);
+  }
+
   async shareKey(device) {
-    if (this.withheld.has(device.account.phone)) return;
     const appState = this.of(device.account);
     await this.network.sendFromPhone(device, {
       protocolMessage: {
@@ -266,9 +274,9 @@ export function appStateRoutes(network, appState) {
     ],
     [/^GET \/app-state$/, ({ query }) => appState.of(accountOf(query.get('phone'))).view()],
     [
-      /^POST \/app-state\/withhold-key$/,
+      /^POST \/app-state\/share-at-pairing$/,
       ({ body }) => {
-        appState.withheld.add(String(body.phone));
+        appState.sharingAtPairing.add(String(body.phone));
         return { ok: true };
       },
     ],
@@ -276,7 +284,6 @@ export function appStateRoutes(network, appState) {
       /^POST \/app-state\/share-key$/,
       async ({ body }) => {
         const account = accountOf(body.phone);
-        appState.withheld.delete(account.phone);
         const shared = appState.of(account).shared;
         const devices = network.devices.filter((device) => device.account === account && device.linked && !shared.has(device));
         for (const device of devices) await appState.shareKey(device);

@@ -200,9 +200,9 @@ export class FakeNetworkProcess {
     return this.call('POST', '/app-state/phone-change', { phone, chat, ...change, corrupt });
   }
 
-  /** The phone keeps its app-state key from the devices it links until `shareAppStateKey` (it has not synced yet). */
-  async withholdAppStateKey(phone: string): Promise<void> {
-    await this.call('POST', '/app-state/withhold-key', { phone });
+  /** The account's phone shares its app-state key with each device it links, at the device's first login. */
+  async shareAppStateKeyAtPairing(phone: string): Promise<void> {
+    await this.call('POST', '/app-state/share-at-pairing', { phone });
   }
 
   /** The phone shares its app-state key with each linked device that lacks it; resolves with those devices. */

@@ -16,7 +16,7 @@ const media = await new MediaServer().start();
 const groups = new Groups(network);
 const appState = new AppState(network);
 network.handlers.push(mediaHandlers(media), groupHandlers(groups), appStateHandlers(appState));
-network.firstLoginHooks.push((device) => appState.shareKey(device));
+network.firstLoginHooks.push((device) => appState.firstLogin(device));
 const routes = [
   ...controlRoutes(network),
   ...mediaRoutes(network, media),
