@@ -77,6 +77,23 @@ export interface PairingCompanion {
   platform: string;
 }
 
+/** The account's phone's view of its app state (`app-state.mjs`): per chat, per starred message, per collection. */
+export interface PhoneAppState {
+  keyId: string;
+  chats: Record<string, { archived?: boolean; pinned?: boolean; muted?: boolean; muteEndTimestamp?: number }>;
+  starred: { chatJid: string; id: string; fromMe: boolean }[];
+  versions: Record<string, number>;
+  /** Patches from our devices the phone refused, with Baileys' decoder's reasons. */
+  rejected: { collection: string; version: number; from: string; reasons: string[] }[];
+}
+
+/** A change made on the account's phone, as an app-state patch. */
+export type PhoneChange =
+  | { action: 'archive'; archived: boolean }
+  | { action: 'pin'; pinned: boolean }
+  | { action: 'mute'; muteEndTimestamp: number | null }
+  | { action: 'star'; messageId: string; fromMe: boolean; starred: boolean };
+
 /**
  * The fake WhatsApp Web network (`main.mjs`) as a child process, and a typed client of its control API. The worker
  * reaches it with `workerEnv()`: `BAILEYS_WS_URL` and the seam `BAILEYS_TEST_NETWORK_ROOT_KEY`.
@@ -309,6 +326,29 @@ export class FakeNetworkProcess {
   /** The retry receipts the contact's devices sent for group messages they could not decrypt. */
   groupRetries(phone: string): Promise<{ id: string; group: string; device: number; count: number }[]> {
     return this.call('GET', `/groups/retries?phone=${phone}`);
+  }
+
+  /**
+   * The account's phone changes a chat or message: one app-state patch, then a `server_sync` to the linked devices.
+   * `corrupt` spoils the stored patch's MAC (the phone itself made the change all the same).
+   */
+  phoneChange(phone: string, chat: string, change: PhoneChange, corrupt = false): Promise<{ collection: string; version: number }> {
+    return this.call('POST', '/app-state/phone-change', { phone, chat, ...change, corrupt });
+  }
+
+  /** The account's phone shares its app-state key with each device it links, at the device's first login. */
+  async shareAppStateKeyAtPairing(phone: string): Promise<void> {
+    await this.call('POST', '/app-state/share-at-pairing', { phone });
+  }
+
+  /** The phone shares its app-state key with each linked device that lacks it; resolves with those devices. */
+  shareAppStateKey(phone: string): Promise<{ devices: string[] }> {
+    return this.call('POST', '/app-state/share-key', { phone });
+  }
+
+  /** What the account's phone shows of its chats after every app-state patch it accepted. */
+  phoneAppState(phone: string): Promise<PhoneAppState> {
+    return this.call('GET', `/app-state?phone=${phone}`);
   }
 
   async addressing(mode: 'pn' | 'lid'): Promise<void> {

@@ -11,13 +11,16 @@ import { Groups, groupHandlers, groupRoutes } from './groups.mjs';
 import { historyRoutes } from './history.mjs';
 import { Retries, retryHandlers, retryRoutes } from './retries.mjs';
 import { ContactDevices, deviceRoutes } from './devices.mjs';
+import { AppState, appStateHandlers, appStateRoutes } from './app-state.mjs';
 
 const verbose = process.env.FAKE_NETWORK_VERBOSE === '1';
 const network = new FakeNetwork(makeCertificateAuthority(), (line) => verbose && process.stderr.write(`fake-network: ${line}\n`));
 const media = await new MediaServer().start();
 const groups = new Groups(network);
 const retries = new Retries(network);
-network.handlers.push(mediaHandlers(media), groupHandlers(groups), retryHandlers(retries));
+const appState = new AppState(network);
+network.handlers.push(mediaHandlers(media), groupHandlers(groups), retryHandlers(retries), appStateHandlers(appState));
+network.firstLoginHooks.push((device) => appState.firstLogin(device));
 const routes = [
   ...controlRoutes(network),
   ...mediaRoutes(network, media),
@@ -25,6 +28,7 @@ const routes = [
   ...historyRoutes(network, media),
   ...retryRoutes(network, retries),
   ...deviceRoutes(new ContactDevices(network)),
+  ...appStateRoutes(network, appState),
 ];
 
 const server = createServer(async (request, response) => {

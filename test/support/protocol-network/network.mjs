@@ -131,6 +131,8 @@ export class FakeNetwork {
     this.handlers = [];
     /** Called with (owner, entry) for every copy of our devices' messages a contact or phone decrypted or failed to. */
     this.inboxListeners = [];
+    /** Run in order at a device's first login, before the history sync: `(device) => Promise` (the app-state key share). */
+    this.firstLoginHooks = [];
     /** Numbers connections and orders what happens to them (`links`): one counter for every login, stanza and close. */
     this.nextConnection = 1;
     this.nextSeq = 1;
@@ -582,7 +584,10 @@ class Connection {
     this.send({ tag: 'ib', attrs: {}, content: [{ tag: 'offline', attrs: { count: String(offline.length) } }] });
     if (!device.synced) {
       device.synced = true;
-      void this.network.initialHistorySync(device).catch((error) => this.network.log(`history sync: ${error.stack ?? error}`));
+      void (async () => {
+        for (const hook of this.network.firstLoginHooks) await hook(device);
+        await this.network.initialHistorySync(device);
+      })().catch((error) => this.network.log(`history sync: ${error.stack ?? error}`));
     }
   }
 
@@ -632,7 +637,7 @@ class Connection {
     if (xmlns === 'md' && first?.tag === 'link_code_companion_reg') return this.linkCodeStage(node, first);
     if (xmlns === 'usync') return this.usync(node);
     if (xmlns === 'w:sync:app:state') {
-      // No app-state patches on this network: every collection is reported at the version asked for, complete.
+      // Only without app-state.mjs (which answers a logged-in device): every collection at the version asked for, complete.
       const collections = children(child(node, 'sync'), 'collection').map(({ attrs }) => ({
         tag: 'collection',
         attrs: { name: attrs.name, version: attrs.version ?? '0' },

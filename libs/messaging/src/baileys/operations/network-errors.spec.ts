@@ -29,6 +29,21 @@ describe('network errors', () => {
     expect(mapped.code).toBe(expected.code);
   });
 
+  it('reports a missing app-state key as the instance not available yet, not as a bad request', () => {
+    const expected = new AppError(
+      'instance_unavailable',
+      'instance not available: the phone has not shared its app-state key with this device yet; try again in a few seconds',
+    );
+    for (const error of [
+      boom('App state key not present!', { statusCode: 400 }),
+      boom('myAppStateKey ("AAAAAAAA") not present', { data: { isMissingKey: true } }),
+    ]) {
+      const mapped = networkError(error) as AppError;
+      expect(mapped.toBody()).toEqual(expected.toBody());
+      expect(mapped.toBody()).toEqual({ status: 503, detail: expected.detail });
+    }
+  });
+
   it("words a refusal in the operation's terms", () => {
     expect(networkError(iqError(401, 'not-authorized'), { forbidden: 'not a group admin' })).toEqual(
       AppError.forbidden('not a group admin'),

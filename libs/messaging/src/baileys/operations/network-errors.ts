@@ -80,7 +80,21 @@ export function appErrorFor(code: number | undefined, text: string, refusals: Re
  */
 export function networkError(error: unknown, refusals: Refusals = {}): unknown {
   if (error instanceof AppError || !isBoom(error)) return error;
+  if (isMissingAppStateKey(error)) return new AppError('instance_unavailable', APP_STATE_KEY_MISSING);
   return appErrorFor(networkCode(error), error.message, refusals) ?? error;
+}
+
+const APP_STATE_KEY_MISSING =
+  'instance not available: the phone has not shared its app-state key with this device yet; try again in a few seconds';
+
+/**
+ * Chat settings, stars and deletes-for-me are app-state patches, encrypted with a key the phone shares after pairing.
+ * Until it arrives Baileys refuses them locally (rc14 `appPatch`: "App state key not present!", a Boom 400;
+ * `encodeSyncdPatch`: `data.isMissingKey`): the request was valid and will succeed shortly, so it is no 400.
+ */
+function isMissingAppStateKey(error: BoomLike): boolean {
+  const data = error.data as { isMissingKey?: unknown } | undefined;
+  return error.message === 'App state key not present!' || data?.isMissingKey === true;
 }
 
 /** Runs one network call and reports its refusal in the operation's own words. */

@@ -64,6 +64,8 @@ describe('BaileysSession connecting', () => {
       // Twice the 5 retry requests a client makes: rc14 counts each answered request twice.
       maxMsgRetryCount: 10,
       userDevicesCache: expect.any(ExpiringCache),
+      // A patch whose MACs do not verify is dropped, not turned into a chat change (rc14 does not check by default).
+      appStateMacVerification: { patch: true, snapshot: true },
     });
     expect(keyCache).toBeInstanceOf(ExpiringCache);
     expect(Object.keys(store).sort()).toEqual(['clear', 'get', 'set']);

@@ -289,6 +289,11 @@ export class BaileysSession implements NetworkSession {
       maxMsgRetryCount: RETRY_REQUESTS * 2,
       // Ours, so that a device-list change named by one identity also reaches the list kept under the other.
       userDevicesCache: deviceLists.cache,
+      // rc14 applies app-state patches without checking their MACs unless asked (`appStateMacVerification` defaults
+      // to false), so a patch that is corrupt or not the account's own would still become a chat change. WhatsApp Web
+      // and whatsmeow refuse a patch whose patch MAC does not verify; with this on, Baileys skips it (a warning in the
+      // log, no event) and the instance stays connected.
+      appStateMacVerification: { patch: true, snapshot: true },
     };
   }
 
