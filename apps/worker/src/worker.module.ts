@@ -16,6 +16,7 @@ import { EventRecorder } from './sessions/event-recorder';
 import { InstanceSessions } from './sessions/instance-sessions';
 import { NetworkOperator } from './sessions/network-operator';
 import { resumePacerProvider } from './sessions/resume-pacer.provider';
+import { sendBreakerProvider } from './dispatch/send-breaker.provider';
 import { ResumeProgressPublisher } from './sessions/resume-progress.publisher';
 import { StatusStore } from './sessions/status-store';
 import { GroupMetadataProjection } from './groups/group-metadata.projection';
@@ -62,6 +63,7 @@ export class WorkerModule {
         GroupOperationEffects,
         ContactChatEffects,
         resumePacerProvider,
+        sendBreakerProvider,
         InstanceSessions,
         ResumeProgressPublisher,
         NetworkOperator,

@@ -33,7 +33,11 @@ export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
 
 /** Raised by drivers for a send the network refused for good; anything else is retried. */
 export class PermanentSendError extends Error {
-  constructor(message: string) {
+  /** `code`: the network's own refusal code when it gave one (an error ack's 463, 479, ...). */
+  constructor(
+    message: string,
+    readonly code?: number,
+  ) {
     super(message);
     this.name = 'PermanentSendError';
   }

@@ -146,8 +146,12 @@ export class FakeNetworkProcess {
     return this.call('GET', '/pairing');
   }
 
-  /** The server ends the device's connection with a code: a stream error (515, 408, 500, ...), 401 logged out, 440 replaced. */
-  disconnect(jid: string, code: number | 'close'): Promise<void> {
+  /**
+   * The server ends the device's connection with a code: a stream error (515, 408, 500, ...), 401 logged out (the
+   * `<failure reason=401>` of a login refused), `device_removed` (the phone unlinked it: `<stream:error code=401>` with
+   * `<conflict type=device_removed/>`), 440 replaced.
+   */
+  disconnect(jid: string, code: number | 'close' | 'device_removed'): Promise<void> {
     return this.call('POST', '/devices/disconnect', { jid, code });
   }
 
@@ -173,6 +177,19 @@ export class FakeNetworkProcess {
   /** What the account's own phone received (our sends reach it as device-sent messages). */
   phoneInbox(phone: string): Promise<ReceivedMessage[]> {
     return this.call('GET', `/accounts/inbox?phone=${phone}`);
+  }
+
+  /**
+   * The server refuses our device's messages to a contact (by phone) or a group with an error ack carrying `code`
+   * (463, 479, 421), for `times` sends or until cleared with code null.
+   */
+  async refuse(target: { phone: string } | { group: string }, code: 421 | 463 | 479 | null, times?: number): Promise<void> {
+    await this.call('POST', '/refusals', { ...target, code, times });
+  }
+
+  /** Every message stanza the server refused, in order. */
+  refused(): Promise<{ id: string; to: string; code: number }[]> {
+    return this.call('GET', '/refusals');
   }
 
   async addressing(mode: 'pn' | 'lid'): Promise<void> {

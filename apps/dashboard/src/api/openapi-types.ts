@@ -3221,7 +3221,7 @@ export interface components {
             total: number;
         };
         CustomerDefaultsDto: {
-            defaultEventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            defaultEventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             defaultHistorySync: boolean;
             defaultPullMode: boolean;
             /**
@@ -3383,7 +3383,7 @@ export interface components {
             /** @description `evt_<unix-ms>_<16 hex>`: unique, and the same for an event wherever it is delivered. */
             eventId: string;
             /** @enum {string} */
-            eventType: "logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate";
+            eventType: "logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate";
             /** @description The instance the event belongs to. */
             instanceId: string;
             /**
@@ -3564,7 +3564,7 @@ export interface components {
         };
         InstanceSettingsDto: {
             /** @description Event types delivered (allow-list); empty means all. */
-            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             /**
              * @description The webhook signing secret, masked: its `whsec_` prefix, `…` and its last four characters (e.g. `whsec_…a1b2`);
              *     empty when none is set. The full secret is shown nowhere: set it (or rotate it) by sending a new one in
@@ -4788,7 +4788,7 @@ export interface components {
         };
         UpdateInstanceSettingsDto: {
             /** @description Event types to deliver; empty means all. Session events always pass. */
-            eventFilters?: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            eventFilters?: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             /**
              * @description Signing secret (write-only: reads show it masked, e.g. `whsec_…a1b2`); empty string removes it. The masked value
              *     read back is accepted and keeps the stored secret, so settings can be read, edited and sent back whole.

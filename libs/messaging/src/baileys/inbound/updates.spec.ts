@@ -244,7 +244,7 @@ describe('messages.update', () => {
       ]);
     });
 
-    it('reports a message the network refused after taking it as failed, with its error', async () => {
+    it('reports a refusal no send waits for (a late error ack) as failed, with its code and reason', async () => {
       const calls = await harness.deliver({
         'messages.update': [
           {
@@ -261,7 +261,9 @@ describe('messages.update', () => {
             id: '3EB0000000000000FAIL',
             chatId: BOB.pn,
             status: 'failed',
-            error: 'refused by the network: 463: Account restricted: cannot message new contacts',
+            error:
+              'refused by the network (463): the account is restricted from reaching out: the network refuses messages to chats without a privacy token (new chats)',
+            code: 463,
           },
         },
       ]);

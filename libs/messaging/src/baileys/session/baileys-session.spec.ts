@@ -1,3 +1,4 @@
+import { ServerAcks } from '../outbound/server-acks';
 import { RecentIds } from '../inbound/recent-ids';
 import { AppError } from '@app/contracts';
 import type { GroupMetadata, UserFacingSocketConfig, WAMessageKey } from '@whiskeysockets/baileys';
@@ -364,6 +365,7 @@ describe('BaileysSession messages and operations', () => {
       selfLid: '201234567890123@lid',
       messages: expect.any(Object),
       sent: expect.any(RecentIds),
+      acks: expect.any(ServerAcks),
       calls: expect.any(CallOrigins),
     };
     expect(h.sender.send).toHaveBeenCalledWith(context, message);

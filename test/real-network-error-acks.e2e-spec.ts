@@ -1,0 +1,271 @@
+import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
+import { startApi, type RunningApi } from './support/api-harness';
+import { testEnv } from './support/environment';
+import { eventLog, eventually, type LoggedEvent } from './support/event-log';
+import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
+import { Http } from './support/http';
+import { headersOf, waitForStatus } from './support/instance-world';
+import { useServedOpenApi } from './support/openapi';
+import { spawnApp, type AppProcess } from './support/processes';
+import { FakeNetworkProcess } from './support/protocol-network/fake-network';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+const SIGNING_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
+const ANN_PHONE = '447700900123';
+const ANN = `${ANN_PHONE}@s.whatsapp.net`;
+const ANN_LID = '123456789012345@lid';
+/** The worker's breaker, short for the test: 3 restriction refusals in a minute pause sends for 2 s (then 4 s). */
+const BREAKER_ENV = { SEND_REFUSAL_LIMIT: '3', SEND_REFUSAL_WINDOW_SECONDS: '60', SEND_REFUSAL_COOLDOWN_SECONDS: '2' };
+
+const REASONS = {
+  463: 'refused by the network (463): the account is restricted from reaching out: the network refuses messages to chats without a privacy token (new chats)',
+  479: 'refused by the network (479): the network rejected the message stanza as invalid (SMAX invalid: often a stale device session or addressing)',
+  421: 'refused by the network (421): the network refused the message for now (rate limited)',
+} as const;
+
+type EventPair = [string, Record<string, unknown>];
+const pairs = (events: LoggedEvent[]): EventPair[] => events.map((event) => [event.eventType, event.data]);
+
+/**
+ * The network refusing our sends (error acks 463, 479, 421) and removing our device (`device_removed`), on the fake
+ * WhatsApp Web network with the unmodified Baileys library in the built worker.
+ */
+describe('real instances whose sends the network refuses, and whose device it removes (fake network on loopback)', () => {
+  let network: FakeNetworkProcess;
+  let api: RunningApi;
+  let worker: AppProcess;
+  let http: Http;
+  let customer: Customer;
+  let receiver: WebhookReceiver;
+  let real: CreatedInstance;
+  /** Another instance for the 479 and 421 refusals, so that no test's refusals add up to a pause of another's. */
+  let other: CreatedInstance;
+
+  beforeAll(async () => {
+    [network, receiver] = await Promise.all([FakeNetworkProcess.start(), WebhookReceiver.start()]);
+    [api, worker] = await Promise.all([
+      startApi({ webhookAllowedHosts: ['127.0.0.1'] }),
+      spawnApp('worker', { ...network.workerEnv(), ...BREAKER_ENV, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }),
+    ]);
+    http = new Http(api.url);
+    await useServedOpenApi(api.url);
+    customer = await createCustomer(http, 'Refusals Co');
+    await network.addContact(ANN_PHONE, 'Ann', ANN_LID);
+    [{ instance: real }, { instance: other }] = await Promise.all([
+      pairedRealInstance('/real', '447700900100'),
+      pairedRealInstance('/other', '447700900101'),
+    ]);
+  });
+
+  afterAll(async () => {
+    await Promise.all([api?.close(), worker?.stop(), receiver?.close()]);
+    await network?.stop();
+  });
+
+  async function pairedRealInstance(path: string, phone: string): Promise<{ instance: CreatedInstance; deviceJid: string }> {
+    const instance = await createInstance(http, customer.apiKey, { name: path, sandbox: false });
+    const saved = await http.put(
+      '/instance/settings',
+      { useCustomDefaults: false, webhookUrl: receiver.url(path), eventSigningSecret: SIGNING_SECRET },
+      headersOf(instance),
+    );
+    expect(saved.status).toBe(204);
+    const qr = await http.get('/session/qr/text', headersOf(instance));
+    expect(qr.status).toBe(200);
+    const { deviceJid } = await network.scan((qr.body as { code: string }).code, phone);
+    await waitForStatus(http, instance, (status) => status.isConnected);
+    return { instance, deviceJid };
+  }
+
+  async function sendText(instance: CreatedInstance, message: string): Promise<string> {
+    const response = await http.post('/messages/text', { to: ANN_PHONE, message }, headersOf(instance));
+    expect(response.status).toBe(201);
+    return (response.body as { id: string }).id;
+  }
+
+  /** The events of one message once its outcome is logged. */
+  async function outcomeOf(instance: CreatedInstance, id: string): Promise<EventPair[]> {
+    await eventually(
+      () => eventLog(instance.id),
+      (events) => events.some((event) => event.eventType === 'message_status' && event.data.id === id),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    return pairs((await eventLog(instance.id)).filter((event) => event.data.id === id));
+  }
+
+  async function storedStatus(id: string): Promise<{ status: string; error: string | null }> {
+    const db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ status: string; error: string | null }>('SELECT status, error FROM messages WHERE id = $1', [id]);
+      return rows[0];
+    } finally {
+      await db.end();
+    }
+  }
+
+  describe.each([
+    ['phone number', 'pn'],
+    ['LID (the phone number alongside)', 'lid'],
+  ] as const)('one-to-one chats addressed by %s', (_name, mode) => {
+    beforeAll(() => network.addressing(mode));
+    afterAll(() => network.addressing('pn'));
+
+    it('a send the network refuses with 463 is failed with the code and the reason, never reported sent', async () => {
+      await network.refuse({ phone: ANN_PHONE }, 463, 1);
+      const id = await sendText(real, `refused in ${mode}`);
+      expect(await outcomeOf(real, id)).toEqual([
+        ['message_status', { id, chatId: ANN, status: 'failed', error: REASONS[463], code: 463 }],
+      ]);
+      expect(await storedStatus(id)).toEqual({ status: 'failed', error: REASONS[463] });
+      expect((await network.refused()).filter((refusal) => refusal.id === id)).toEqual([
+        { id, to: mode === 'lid' ? expect.stringMatching(/@(lid|s\.whatsapp\.net)$/) : ANN, code: 463 },
+      ]);
+      expect((await network.inbox(ANN_PHONE)).filter((entry) => entry.id === id)).toEqual([]);
+      // The refusal used up, the next send is taken as before.
+      const next = await sendText(real, `taken in ${mode}`);
+      expect((await outcomeOf(real, next)).map(([type, data]) => [type, data.status ?? data.type])).toEqual([
+        ['message_status', 'sent'],
+        ['message', 'text'],
+      ]);
+    });
+  });
+
+  it.each([479, 421] as const)('a send refused with %s is failed with that code and its reason', async (code) => {
+    await network.refuse({ phone: ANN_PHONE }, code, 1);
+    const id = await sendText(other, `refused with ${code}`);
+    expect(await outcomeOf(other, id)).toEqual([['message_status', { id, chatId: ANN, status: 'failed', error: REASONS[code], code }]]);
+    const hooks = await eventually(
+      () => Promise.resolve(receiver.at('/other').filter((hook) => hook.envelope.eventData.id === id)),
+      (found) => found.length >= 1,
+    );
+    expect(hooks.map((hook) => [hook.envelope.eventType, hook.envelope.eventData])).toEqual([
+      ['message_status', { id, chatId: ANN, status: 'failed', error: REASONS[code], code }],
+    ]);
+  });
+
+  it('repeated 463s pause the instance: later sends wait, a refused probe pauses it twice as long, a taken probe resumes it', async () => {
+    const { instance } = await pairedRealInstance('/restricted', '447700900200');
+    await network.refuse({ phone: ANN_PHONE }, 463);
+    const refused = [await sendText(instance, 'one'), await sendText(instance, 'two'), await sendText(instance, 'three')];
+    const paused = await eventually(
+      () => eventLog(instance.id),
+      (events) => events.some((event) => event.eventType === 'instance_sending'),
+    );
+    const pausedAt = Date.now();
+    // Accepted while paused: they wait, in order.
+    const waiting = [await sendText(instance, 'four'), await sendText(instance, 'five')];
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await network.refused()).filter((refusal) => waiting.includes(refusal.id))).toEqual([]);
+    expect(await Promise.all(waiting.map(storedStatus))).toEqual([
+      { status: 'accepted', error: null },
+      { status: 'accepted', error: null },
+    ]);
+    expect(pairs(paused.filter((event) => event.eventType !== 'logged_in'))).toEqual([
+      ...refused.slice(0, 2).map((id) => ['message_status', { id, chatId: ANN, status: 'failed', error: REASONS[463], code: 463 }]),
+      ['message_status', { id: refused[2], chatId: ANN, status: 'failed', error: REASONS[463], code: 463 }],
+      [
+        'instance_sending',
+        {
+          state: 'paused',
+          code: 463,
+          refusals: 3,
+          probeAt: expect.any(String),
+          reason: 'the network refused 3 sends as from a restricted account (last: 463); sends wait, then one probes',
+        },
+      ],
+    ]);
+    const probeAt = Date.parse(paused.at(-1)!.data.probeAt as string);
+    expect(probeAt - pausedAt).toBeGreaterThan(1_000);
+    expect(probeAt - pausedAt).toBeLessThanOrEqual(2_100);
+
+    // The probe ('four') is refused again: paused for twice the cool-down; 'five' still waits.
+    const second = await eventually(
+      () => eventLog(instance.id),
+      (events) => events.filter((event) => event.eventType === 'instance_sending').length === 2,
+      10_000,
+    );
+    const tail = pairs(second.slice(paused.length));
+    expect(tail).toEqual([
+      ['message_status', { id: waiting[0], chatId: ANN, status: 'failed', error: REASONS[463], code: 463 }],
+      [
+        'instance_sending',
+        {
+          state: 'paused',
+          code: 463,
+          refusals: 4,
+          probeAt: expect.any(String),
+          reason: 'the network refused 4 sends as from a restricted account (last: 463); sends wait, then one probes',
+        },
+      ],
+    ]);
+    const secondProbe = Date.parse(tail[1][1].probeAt as string);
+    expect(secondProbe - Date.parse(paused.at(-1)!.data.probeAt as string)).toBeGreaterThan(3_500);
+
+    // The restriction lifts: the next probe ('five') is taken and sends resume.
+    await network.refuse({ phone: ANN_PHONE }, null);
+    const resumed = await eventually(
+      () => eventLog(instance.id),
+      (events) => events.some((event) => event.eventType === 'instance_sending' && event.data.state === 'resumed'),
+      15_000,
+    );
+    expect(pairs(resumed.slice(second.length)).map(([type, data]) => [type, data.id ?? data.state, data.status ?? data.type])).toEqual([
+      ['message_status', waiting[1], 'sent'],
+      ['message', waiting[1], 'text'],
+      ['instance_sending', 'resumed', undefined],
+    ]);
+    expect(resumed.at(-1)!.data).toEqual({ state: 'resumed', reason: 'a probe send after the pause was taken by the network' });
+    // Nothing lost, nothing twice: Ann got 'five' once and none of the refused ones.
+    const inbox = (await network.inbox(ANN_PHONE)).filter((entry) => [...refused, ...waiting].includes(entry.id));
+    expect(inbox.map((entry) => entry.id)).toEqual([waiting[1]]);
+    const hooks = await eventually(
+      () => Promise.resolve(receiver.at('/restricted').filter((hook) => hook.envelope.eventType === 'instance_sending')),
+      (found) => found.length >= 3,
+    );
+    expect(hooks.map((hook) => hook.envelope.eventData.state)).toEqual(['paused', 'paused', 'resumed']);
+  });
+
+  /** The instance's stored network credentials and Signal keys. */
+  async function storedAuth(instance: CreatedInstance): Promise<{ credentials: number; keys: number }> {
+    const db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await db.connect();
+    try {
+      const [credentials, keys] = await Promise.all([
+        db.query<{ count: string }>('SELECT count(*) FROM network_credentials WHERE instance_id = $1', [instance.id]),
+        db.query<{ count: string }>('SELECT count(*) FROM network_keys WHERE instance_id = $1', [instance.id]),
+      ]);
+      return { credentials: Number(credentials.rows[0].count), keys: Number(keys.rows[0].count) };
+    } finally {
+      await db.end();
+    }
+  }
+
+  it('the phone removes the device (stream:error 401 with conflict device_removed): logged out, credentials deleted, no reconnect', async () => {
+    const { instance, deviceJid } = await pairedRealInstance('/removed', '447700900300');
+    expect(await storedAuth(instance)).toEqual({ credentials: 1, keys: expect.any(Number) });
+    await network.disconnect(deviceJid, 'device_removed');
+    expect(await waitForStatus(http, instance, (status) => !status.isLoggedIn)).toEqual({
+      isConnected: false,
+      isLoggedIn: false,
+      deviceId: '',
+    });
+    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({
+      status: 'unpaired',
+    });
+    expect(
+      await eventually(
+        () => storedAuth(instance),
+        (auth) => auth.credentials === 0,
+      ),
+    ).toEqual({ credentials: 0, keys: 0 });
+    expect(pairs(await eventLog(instance.id))).toEqual([
+      ['logged_in', { deviceId: deviceJid }],
+      ['logged_out', { reason: 'user_logged_out' }],
+    ]);
+    // No reconnect loop: the one login ended by the stream error, and none after it.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await network.links(deviceJid)).map((link) => link.endedBy)).toEqual(['stream error 401']);
+    expect(await network.device(deviceJid)).toMatchObject({ linked: false, connected: false, logins: 1 });
+  });
+});
