@@ -226,6 +226,76 @@ describe('real instances whose sends the network refuses, and whose device it re
     expect(hooks.map((hook) => hook.envelope.eventData.state)).toEqual(['paused', 'paused', 'resumed']);
   });
 
+  /** Events with the message ids replaced by their order of appearance and times by a placeholder. */
+  function comparable(events: EventPair[]): EventPair[] {
+    const ids = new Map<string, string>();
+    return events.map(([type, data]) => [
+      type,
+      Object.fromEntries(
+        Object.entries(data).map(([key, value]) => {
+          if (key === 'id' && typeof value === 'string') {
+            if (!ids.has(value)) ids.set(value, `<id ${ids.size + 1}>`);
+            return [key, ids.get(value)];
+          }
+          return [key, key === 'probeAt' ? '<time>' : value];
+        }),
+      ),
+    ]);
+  }
+
+  it('the sandbox refuses the same way (PUT /sandbox/refusals): the same failed message_status, and the same pause after three 463s', async () => {
+    const twin = await createInstance(http, customer.apiKey, { name: 'sandbox twin', sandbox: true });
+    expect((await http.post('/sandbox/pair', { phone: '447700900400' }, headersOf(twin))).status).toBe(200);
+    expect((await http.post('/sandbox/contacts', { id: `+${ANN_PHONE}`, pushName: 'Ann', lid: ANN_LID }, headersOf(twin))).status).toBe(
+      201,
+    );
+    await waitForStatus(http, twin, (status) => status.isConnected);
+    const { instance: restricted } = await pairedRealInstance('/twin', '447700900401');
+    const refuse = async (code: 421 | 463 | 479 | null, times?: number) => {
+      const body = { chatId: ANN_PHONE, code, ...(times === undefined ? {} : { times }) };
+      expect((await http.put('/sandbox/refusals', body, headersOf(twin))).status).toBe(204);
+      await network.refuse({ phone: ANN_PHONE }, code, times);
+    };
+    /** The instance's message and sending events, once there are `count`. */
+    const logged = async (instance: CreatedInstance, count: number) => {
+      const read = async () =>
+        pairs(await eventLog(instance.id)).filter(([type]) => type === 'message_status' || type === 'instance_sending');
+      return eventually(read, (events) => events.length >= count);
+    };
+
+    await refuse(421, 1);
+    await sendText(twin, 'refused once');
+    await sendText(restricted, 'refused once');
+    const [sandboxFirst, realFirst] = await Promise.all([logged(twin, 1), logged(restricted, 1)]);
+    expect(sandboxFirst).toEqual([
+      ['message_status', { id: expect.any(String), chatId: ANN, status: 'failed', error: REASONS[421], code: 421 }],
+    ]);
+    expect(comparable(realFirst)).toEqual(comparable(sandboxFirst));
+
+    await refuse(463);
+    for (const text of ['one', 'two', 'three']) {
+      await sendText(twin, text);
+      await sendText(restricted, text);
+    }
+    const [sandboxPaused, realPaused] = await Promise.all([logged(twin, 5), logged(restricted, 5)]);
+    expect(sandboxPaused.at(-1)).toEqual([
+      'instance_sending',
+      {
+        state: 'paused',
+        code: 463,
+        refusals: 3,
+        probeAt: expect.any(String),
+        reason: 'the network refused 3 sends as from a restricted account (last: 463); sends wait, then one probes',
+      },
+    ]);
+    expect(comparable(realPaused)).toEqual(comparable(sandboxPaused));
+    await refuse(null);
+    expect((await http.put('/sandbox/refusals', { chatId: ANN_PHONE, code: 500 }, headersOf(twin))).body).toEqual({
+      status: 400,
+      detail: 'validation error: code must be 421, 463, 479 or null',
+    });
+  });
+
   /** The instance's stored network credentials and Signal keys. */
   async function storedAuth(instance: CreatedInstance): Promise<{ credentials: number; keys: number }> {
     const db = new Client({ connectionString: testEnv().DATABASE_URL });

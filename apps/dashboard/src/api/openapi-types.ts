@@ -2444,6 +2444,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/refusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The network refuses this instance's messages to a chat with an error ack, as WhatsApp does for a restricted account
+         *     (463), an invalid stanza (479) or a rate limit (421): each such send ends in `message_status` failed with that
+         *     `code`, and repeated 463/479 pause the instance's sends (`instance_sending`), as on the real network.
+         */
+        put: operations["SandboxMessagesController_refusal"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/star": {
         parameters: {
             query?: never;
@@ -4163,6 +4184,18 @@ export interface components {
             messageId: string;
             /** @enum {string} */
             status: "delivered" | "read" | "played";
+        };
+        SandboxRefusalDto: {
+            /** @description The chat whose messages the network refuses: a contact (JID or international number) or a group. */
+            chatId: string;
+            /**
+             * @description The error-ack code the network answers each message with: 463 (account restricted from reaching out), 479
+             *     (invalid stanza), 421 (rate limited). null stops refusing.
+             * @enum {number|null}
+             */
+            code: 421 | 463 | 479 | null;
+            /** @description Refuse only this many messages (1-1000), then take them again; left out: every message until stopped. */
+            times?: number;
         };
         SandboxStarDto: {
             messageId: string;
@@ -16686,6 +16719,84 @@ export interface operations {
         };
         responses: {
             /** @description receipt produced */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid request: `invalid request body`, or `validation error: <field> ...` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid API key or dashboard session: `unauthorized` (`unauthorized: wrong email or password` on sign-in) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description not allowed: `device not paired`, or `forbidden: <reason>` (a disabled customer; a dashboard request without a valid CSRF token or from another origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no such resource: `not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description rate limited; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description instance not available */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SandboxMessagesController_refusal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SandboxRefusalDto"];
+            };
+        };
+        responses: {
+            /** @description the chat is refused (or taken again) */
             204: {
                 headers: {
                     [name: string]: unknown;

@@ -1,3 +1,4 @@
+import { refusedByNetwork } from '@app/contracts';
 import { normalise } from '../../events/normalise';
 import type { BaileysEvents, WAMessageKey } from '../baileys-library';
 import type { InboundBatch } from './inbound-batch';
@@ -6,7 +7,6 @@ import { authorOf, chatOf, storedAuthor, writerOf } from './people';
 import { ReceiptRun, statusReceipt } from './receipts';
 import { fromSeconds, toNumber } from './timestamps';
 import { editKey } from './upserts';
-import { refusedByAck } from '../outbound/send-errors';
 
 type MessageUpdate = BaileysEvents['messages.update'][number];
 
@@ -129,7 +129,7 @@ function failed(batch: InboundBatch, { key, update }: MessageUpdate): void {
   const code = Number(details[0]);
   const known = Number.isInteger(code) && code > 0;
   const error = known
-    ? refusedByAck(code).message
+    ? refusedByNetwork(code).message
     : details.length > 0
       ? `refused by the network: ${details.join(': ')}`
       : 'refused by the network';

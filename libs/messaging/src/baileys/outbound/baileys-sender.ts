@@ -1,13 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { isMessageAction, jidKind, PermanentSendError, type OutboundMessage } from '@app/contracts';
+import { isMessageAction, jidKind, PermanentSendError, refusedByNetwork, type OutboundMessage } from '@app/contracts';
 import type { SentMessage } from '../../driver';
 import type { BaileysContext, BaileysSenderPort } from '../baileys-context';
 import { prepareMessage } from './message-content';
 import { performOperation } from './message-operations';
 import { keepSent } from './network-store';
 import { ownMessage } from './own-message';
-import { classifySendError, refusedByAck } from './send-errors';
+import { classifySendError } from './send-errors';
 import { sendInteractive } from './interactive-send';
 
 /** Sends one accepted message, or one operation on a message, over an open Baileys socket. */
@@ -26,7 +26,7 @@ export class BaileysSender implements BaileysSenderPort {
     }
     // The stanza is written; whether the network took it is its ack's to say (operations without a stanza have none).
     const refusal = await context.acks?.outcome(message.id);
-    if (refusal !== undefined) throw refusedByAck(refusal);
+    if (refusal !== undefined) throw refusedByNetwork(refusal);
     return sent;
   }
 

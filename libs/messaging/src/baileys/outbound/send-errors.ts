@@ -38,23 +38,3 @@ export function classifySendError(error: unknown): unknown {
   const permanent = code >= 400 && code < 500 && !TRANSIENT_CLIENT_CODES.has(code) && !APP_STATE_KEYS_PENDING.test(error.message);
   return permanent ? new PermanentSendError(`the network refused the send (${code}): ${error.message}`) : error;
 }
-
-/**
- * Why the server refused a message stanza with an error ack, in words (the codes Baileys rc14 names in
- * `SERVER_ERROR_CODES` and `NACK_REASONS`, lib/Utils/decode-wa-message.js, and its `handleBadAck` comments).
- */
-const REFUSALS: Record<number, string> = {
-  463: 'the account is restricted from reaching out: the network refuses messages to chats without a privacy token (new chats)',
-  479: 'the network rejected the message stanza as invalid (SMAX invalid: often a stale device session or addressing)',
-  421: 'the network refused the message for now (rate limited)',
-};
-
-/** The readable reason of an error ack's code. */
-export function refusalReason(code: number): string {
-  return REFUSALS[code] ?? 'the network refused the message';
-}
-
-/** The server answered our stanza with an error ack: the message was not delivered, and sending it again is no cure. */
-export function refusedByAck(code: number): PermanentSendError {
-  return new PermanentSendError(`refused by the network (${code}): ${refusalReason(code)}`, code);
-}
