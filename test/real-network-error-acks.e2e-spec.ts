@@ -177,6 +177,13 @@ describe('real instances whose sends the network refuses, and whose device it re
       ],
     ]);
     const probeAt = Date.parse(paused.at(-1)!.data.probeAt as string);
+    // The instance's status says so while the pause lasts.
+    expect((await http.get('/session/status', headersOf(instance))).body).toEqual({
+      isConnected: true,
+      isLoggedIn: true,
+      deviceId: expect.any(String),
+      sending: { state: 'paused', code: 463, refusals: 3, probeAt: paused.at(-1)!.data.probeAt },
+    });
     expect(probeAt - pausedAt).toBeGreaterThan(1_000);
     expect(probeAt - pausedAt).toBeLessThanOrEqual(2_100);
 
@@ -216,6 +223,12 @@ describe('real instances whose sends the network refuses, and whose device it re
       ['instance_sending', 'resumed', undefined],
     ]);
     expect(resumed.at(-1)!.data).toEqual({ state: 'resumed', reason: 'a probe send after the pause was taken by the network' });
+    expect(
+      await eventually(
+        async () => (await http.get('/session/status', headersOf(instance))).body as Record<string, unknown>,
+        (status) => !('sending' in status),
+      ),
+    ).toEqual({ isConnected: true, isLoggedIn: true, deviceId: expect.any(String) });
     // Nothing lost, nothing twice: Ann got 'five' once and none of the refused ones.
     const inbox = (await network.inbox(ANN_PHONE)).filter((entry) => [...refused, ...waiting].includes(entry.id));
     expect(inbox.map((entry) => entry.id)).toEqual([waiting[1]]);

@@ -17,6 +17,7 @@ import { InstanceSessions } from './sessions/instance-sessions';
 import { NetworkOperator } from './sessions/network-operator';
 import { resumePacerProvider } from './sessions/resume-pacer.provider';
 import { sendBreakerProvider } from './dispatch/send-breaker.provider';
+import { SendingPauses } from './dispatch/sending-pauses';
 import { ResumeProgressPublisher } from './sessions/resume-progress.publisher';
 import { StatusStore } from './sessions/status-store';
 import { GroupMetadataProjection } from './groups/group-metadata.projection';
@@ -64,6 +65,7 @@ export class WorkerModule {
         ContactChatEffects,
         resumePacerProvider,
         sendBreakerProvider,
+        SendingPauses,
         InstanceSessions,
         ResumeProgressPublisher,
         NetworkOperator,

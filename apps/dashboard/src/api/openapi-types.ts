@@ -4436,6 +4436,19 @@ export interface components {
             /** @description Let the recipient open it once only. */
             viewOnce?: boolean;
         };
+        SendingPauseDto: {
+            /** @description The error-ack code of the refusal that paused them (463 restricted account, 479 invalid stanza). */
+            code: number;
+            /** @description When one send probes (ISO 8601). */
+            probeAt: string;
+            /** @description Refusals within the window when they paused. */
+            refusals: number;
+            /**
+             * @description paused: sends wait for the probe time; probing: one send is out to learn whether the network takes them again.
+             * @enum {string}
+             */
+            state: "paused" | "probing";
+        };
         SendLinkDto: {
             /** @description Preview description. */
             description?: string;
@@ -4713,6 +4726,11 @@ export interface components {
             isConnected: boolean;
             /** @description A device is paired (it may be reconnecting). */
             isLoggedIn: boolean;
+            /**
+             * @description Only while the instance's sends are paused because the network kept refusing them as from a restricted account
+             *     (see the `instance_sending` event): accepted messages wait, in order, until a probe send is taken.
+             */
+            sending?: components["schemas"]["SendingPauseDto"];
         };
         SetDisabledDto: {
             disabled: boolean;

@@ -67,6 +67,7 @@ function setUp(options: { failRecords?: number; intervalMs?: number; fencedOutAt
     activity as never,
     lease,
     new SendBreaker({ refusals: 3, windowSeconds: 600, coolDownSeconds: 900 }),
+    { paused: () => Promise.resolve(), resumed: () => Promise.resolve() } as never,
   );
   return { dispatcher, sent, recorded, claims: messages.claims, lost };
 }

@@ -10,6 +10,7 @@ import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { ChatActivity } from '../store/chat-activity';
 import { MediaResolver } from './media-resolver';
 import { SendBreaker, type BreakerChange } from './send-breaker';
+import { SendingPauses } from './sending-pauses';
 
 const BATCH = 200;
 
@@ -51,6 +52,7 @@ export class SendDispatcher {
     private readonly activity: ChatActivity,
     private readonly lease: ShardLeaseCheck,
     private readonly breaker: SendBreaker,
+    private readonly pauses: SendingPauses,
   ) {
     sessions.onConnected((instanceId) => void this.kick(instanceId));
   }
@@ -196,8 +198,10 @@ export class SendDispatcher {
     if (!change) return [];
     if (change.change === 'closed') {
       this.logger.log(`${instanceId}: sends resume: the probe send was taken`);
+      void this.pauses.resumed(instanceId);
       return [normalise.instanceSending({ state: 'resumed', reason: 'a probe send after the pause was taken by the network' })];
     }
+    void this.pauses.paused(instanceId, { code: change.code, refusals: change.refusals, probeAt: change.until });
     this.logger.warn(
       `${instanceId}: sends paused until ${new Date(change.until).toISOString()}: ${change.refusals} refusals, last ${change.code}`,
     );
