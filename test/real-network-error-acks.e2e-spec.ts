@@ -324,6 +324,37 @@ describe('real instances whose sends the network refuses, and whose device it re
     }
   }
 
+  it('a rival socket of the same device keeps logging in (440 each time): three reconnects, then login_error, credentials kept', async () => {
+    const { instance, deviceJid } = await pairedRealInstance('/rival', '447700900500');
+    await network.rival(deviceJid, 10, 300);
+    const log = await eventually(
+      () => eventLog(instance.id),
+      (events) => events.some((event) => event.eventType === 'login_error'),
+      20_000,
+    );
+    expect(pairs(log)).toEqual([
+      ['logged_in', { deviceId: deviceJid }],
+      ['login_error', { id: deviceJid, error: 'connection replaced' }],
+    ]);
+    expect(await waitForStatus(http, instance, (status) => !status.isConnected)).toEqual({
+      isConnected: false,
+      isLoggedIn: true,
+      deviceId: deviceJid,
+    });
+    expect((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body).toMatchObject({
+      status: 'disconnected',
+    });
+    // No loop: four logins (the first and three reconnects), each replaced by the rival, and none after the fourth.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const links = await network.links(deviceJid);
+    expect(links.map((link) => link.endedBy)).toEqual(['replaced', 'replaced', 'replaced', 'replaced']);
+    expect((await network.rivalReplaced(deviceJid)).replaced).toEqual(links.map((link) => link.connection));
+    // Two sessions never acted at once: every stanza of a login came before the rival replaced it.
+    for (const link of links) expect(link.stanzas.every((at) => at < link.ended!)).toBe(true);
+    expect(await storedAuth(instance)).toEqual({ credentials: 1, keys: expect.any(Number) });
+    expect(worker.output()).toContain(`${instance.id}: link down (taken over while this worker holds the instance`);
+  });
+
   it('the phone removes the device (stream:error 401 with conflict device_removed): logged out, credentials deleted, no reconnect', async () => {
     const { instance, deviceJid } = await pairedRealInstance('/removed', '447700900300');
     expect(await storedAuth(instance)).toEqual({ credentials: 1, keys: expect.any(Number) });

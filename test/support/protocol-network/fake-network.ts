@@ -180,6 +180,19 @@ export class FakeNetworkProcess {
   }
 
   /**
+   * A rival socket logs in as the device (same credentials, another process) after each of its next `times` logins,
+   * `delayMs` after it; the server keeps the newest login and ends ours with a 440 conflict. Resolves with the ids of
+   * the connections it replaced so far (also `rivalReplaced`).
+   */
+  rival(jid: string, times: number, delayMs = 300): Promise<{ replaced: number[] }> {
+    return this.call('POST', '/devices/rival', { jid, times, delayMs });
+  }
+
+  rivalReplaced(jid: string): Promise<{ replaced: number[] }> {
+    return this.call('GET', `/devices/rival?jid=${encodeURIComponent(jid)}`);
+  }
+
+  /**
    * The server refuses our device's messages to a contact (by phone) or a group with an error ack carrying `code`
    * (463, 479, 421), for `times` sends or until cleared with code null.
    */

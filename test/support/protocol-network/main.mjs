@@ -9,6 +9,7 @@ import { MediaServer } from './media-server.mjs';
 import { mediaHandlers, mediaRoutes } from './media.mjs';
 import { Groups, groupHandlers, groupRoutes } from './groups.mjs';
 import { ErrorAcks, errorAckHandlers, errorAckRoutes } from './error-acks.mjs';
+import { Rivals, rivalRoutes } from './rival.mjs';
 
 const verbose = process.env.FAKE_NETWORK_VERBOSE === '1';
 const network = new FakeNetwork(makeCertificateAuthority(), (line) => verbose && process.stderr.write(`fake-network: ${line}\n`));
@@ -17,7 +18,13 @@ const groups = new Groups(network);
 const errorAcks = new ErrorAcks(network);
 // Refusals first: a refused stanza reaches no group or contact.
 network.handlers.push(errorAckHandlers(errorAcks), mediaHandlers(media), groupHandlers(groups));
-const routes = [...controlRoutes(network), ...mediaRoutes(network, media), ...groupRoutes(network, groups), ...errorAckRoutes(errorAcks)];
+const routes = [
+  ...controlRoutes(network),
+  ...mediaRoutes(network, media),
+  ...groupRoutes(network, groups),
+  ...errorAckRoutes(errorAcks),
+  ...rivalRoutes(network, new Rivals(network)),
+];
 
 const server = createServer(async (request, response) => {
   const url = new URL(request.url ?? '/', 'http://fake');
