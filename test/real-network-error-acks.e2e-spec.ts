@@ -145,6 +145,21 @@ describe('real instances whose sends the network refuses, and whose device it re
     ]);
   });
 
+  it('a group send the network refuses (479) is failed for the group, and no member gets it', async () => {
+    const created = await http.post('/groups', { name: 'Refused crew', participants: [ANN_PHONE] }, headersOf(other));
+    expect(created.status).toBe(201);
+    const groupId = (created.body as { groupId: string }).groupId;
+    await network.refuse({ group: groupId }, 479, 1);
+    const response = await http.post('/messages/text', { to: groupId, message: 'not for the crew' }, headersOf(other));
+    expect(response.status).toBe(201);
+    const { id } = response.body as { id: string };
+    expect(await outcomeOf(other, id)).toEqual([
+      ['message_status', { id, chatId: groupId, status: 'failed', error: REASONS[479], code: 479 }],
+    ]);
+    expect((await network.refused()).filter((refusal) => refusal.id === id)).toEqual([{ id, to: groupId, code: 479 }]);
+    expect((await network.inbox(ANN_PHONE)).filter((entry) => entry.id === id)).toEqual([]);
+  });
+
   it('repeated 463s pause the instance: later sends wait, a refused probe pauses it twice as long, a taken probe resumes it', async () => {
     const { instance } = await pairedRealInstance('/restricted', '447700900200');
     await network.refuse({ phone: ANN_PHONE }, 463);
