@@ -16810,6 +16810,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "chatId": "447700900999@s.whatsapp.net",
+                 *       "code": 463,
+                 *       "times": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["SandboxRefusalDto"];
             };
         };
