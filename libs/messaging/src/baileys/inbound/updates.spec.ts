@@ -1,4 +1,5 @@
 import type { WAMessage } from '../baileys-library';
+import { ServerAcks } from '../outbound/server-acks';
 import { eventsIn, type Harness, inboundHarness, long } from '../testing/inbound';
 import { ANA, BOB, GROUP, ME, SELF, senderOf } from '../testing/people';
 
@@ -268,6 +269,23 @@ describe('messages.update', () => {
         },
       ]);
     });
+  });
+
+  it("leaves a refusal to the send that waits for its ack: Baileys' ERROR update is not reported a second time", async () => {
+    const acks = new ServerAcks(1_000);
+    harness.context.acks = acks;
+    acks.expect('3EB0000000000000WAIT');
+    acks.received({ id: '3EB0000000000000WAIT', error: '463' });
+    const calls = await harness.deliver({
+      'messages.update': [
+        {
+          key: { remoteJid: BOB.pn, fromMe: true, id: '3EB0000000000000WAIT' },
+          update: { status: 0, messageStubParameters: ['463', 'Your account has been restricted'] },
+        },
+      ],
+    });
+    expect(eventsIn(calls)).toEqual([]);
+    await expect(acks.outcome('3EB0000000000000WAIT')).resolves.toBe(463);
   });
 
   it('reports a star from the phone with the stored author', async () => {
