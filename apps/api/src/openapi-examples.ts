@@ -156,6 +156,7 @@ const BODY_EXAMPLES: Record<string, unknown> = {
   'POST /sandbox/business-profiles': { id: ids.userJid, name: 'Jane Bakes', description: 'Cakes to order' },
   'POST /sandbox/profile-pictures': { id: ids.userJid, hidden: false },
   'POST /sandbox/inbound': { type: 'text', from: ids.userJid, text: 'Hi, is my order on its way?' },
+  'POST /sandbox/inbound/undecryptable': { from: ids.userJid, reason: 'Bad MAC', attempts: 6 },
   'POST /sandbox/inbound/batch': { messages: [{ type: 'text', from: ids.userJid, text: 'Hi, is my order on its way?' }] },
   'POST /sandbox/receipts': { messageId: ids.messageId, from: ids.userJid, status: 'read' },
   'POST /sandbox/delete': { messageId: ids.inboundMessageId, forEveryone: true },
@@ -169,6 +170,7 @@ const BODY_EXAMPLES: Record<string, unknown> = {
   'POST /sandbox/newsletters/{id}/mute': { muted: true },
   'POST /sandbox/channels': { name: 'Acme news', description: 'What changed, every week' },
   'PUT /sandbox/status-privacy': { type: 'contacts' },
+  'PUT /sandbox/refusals': { chatId: '447700900999@s.whatsapp.net', code: 463, times: 1 },
   'POST /sandbox/calls': { from: ids.userJid, video: false },
   'POST /sandbox/calls/{id}/end': { reason: 'ended' },
 };

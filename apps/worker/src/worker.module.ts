@@ -16,6 +16,8 @@ import { EventRecorder } from './sessions/event-recorder';
 import { InstanceSessions } from './sessions/instance-sessions';
 import { NetworkOperator } from './sessions/network-operator';
 import { resumePacerProvider } from './sessions/resume-pacer.provider';
+import { sendBreakerProvider } from './dispatch/send-breaker.provider';
+import { SendingPauses } from './dispatch/sending-pauses';
 import { ResumeProgressPublisher } from './sessions/resume-progress.publisher';
 import { StatusStore } from './sessions/status-store';
 import { GroupMetadataProjection } from './groups/group-metadata.projection';
@@ -62,6 +64,8 @@ export class WorkerModule {
         GroupOperationEffects,
         ContactChatEffects,
         resumePacerProvider,
+        sendBreakerProvider,
+        SendingPauses,
         InstanceSessions,
         ResumeProgressPublisher,
         NetworkOperator,

@@ -35,6 +35,16 @@ export interface TenantLimitsConfig {
   maxStreamsPerInstance: number;
 }
 
+/**
+ * When an instance's sends pause because the network keeps refusing them as from a restricted account (error acks
+ * 463 and 479): that many refusals within the window pause sends for the cool-down; then one send probes.
+ */
+export interface SendRefusalBreakerConfig {
+  refusals: number;
+  windowSeconds: number;
+  coolDownSeconds: number;
+}
+
 /** Retention of the tables that grow besides the event log; whole partitions are dropped where tables are partitioned. */
 export interface RetentionConfig {
   /** Sent and failed messages (rows of `messages`); accepted sends not yet dispatched are always kept. */
@@ -110,6 +120,7 @@ export interface AppConfig {
   eventRetentionHours: number;
   /** How long the other growing tables keep their rows (see docs/operations.md). */
   retention: RetentionConfig;
+  sendRefusalBreaker: SendRefusalBreakerConfig;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** Express's `trust proxy`: false, a hop count, or the proxies' addresses/CIDRs (never "trust everything"). */
   trustProxy: TrustProxySetting;
@@ -153,6 +164,9 @@ export const CONFIG_VARIABLES = [
   'SHARD_COUNT',
   'SHARD_LEASE_MS',
   'RESUME_RATE_PER_SECOND',
+  'SEND_REFUSAL_LIMIT',
+  'SEND_REFUSAL_WINDOW_SECONDS',
+  'SEND_REFUSAL_COOLDOWN_SECONDS',
   'SHUTDOWN_TIMEOUT_MS',
   'RATE_LIMIT_REQUESTS',
   'RATE_LIMIT_WINDOW_SECONDS',

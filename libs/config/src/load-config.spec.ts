@@ -40,6 +40,7 @@ describe('loadConfig', () => {
       webhookPerUrlConcurrency: 8,
       eventRetentionHours: 72,
       retention: { messageDays: 30, networkMessageHours: 72, dashboardDays: 7, sandboxDays: 30, orphanMediaHours: 24 },
+      sendRefusalBreaker: { refusals: 3, windowSeconds: 600, coolDownSeconds: 900 },
       logLevel: 'info',
       trustProxy: false,
       interactiveTextFallback: 'after',

@@ -242,6 +242,11 @@ function readAll(read: EnvReader): AppConfig {
       sandboxDays: read.int('SANDBOX_RETENTION_DAYS', 30, 1, 3_650),
       orphanMediaHours: read.int('ORPHAN_MEDIA_RETENTION_HOURS', 24, 1, 24 * 365),
     },
+    sendRefusalBreaker: {
+      refusals: read.int('SEND_REFUSAL_LIMIT', 3, 1, 1_000),
+      windowSeconds: read.int('SEND_REFUSAL_WINDOW_SECONDS', 600, 1, 86_400),
+      coolDownSeconds: read.int('SEND_REFUSAL_COOLDOWN_SECONDS', 900, 1, 86_400),
+    },
     logLevel: read.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
     trustProxy: read.trustProxy('TRUST_PROXY'),
     tenantLimits: {

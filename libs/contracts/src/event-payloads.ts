@@ -153,7 +153,20 @@ export type EventPayloads = {
   login_error: { id: string; error: string };
   initial_sync_finished: Record<string, never>;
   message: MessageEventData;
-  message_status: { id: string; chatId: string; status: 'sent' | 'failed'; error?: string };
+  /** `code`: the network's refusal code when it refused the message with an error ack (463, 479, 421). */
+  message_status: { id: string; chatId: string; status: 'sent' | 'failed'; error?: string; code?: number };
+  /**
+   * The instance's sends paused (the network kept refusing them as from a restricted account: error acks 463/479) or
+   * resumed (a probe send after the cool-down was taken). While paused, accepted messages wait in order.
+   */
+  instance_sending: {
+    state: 'paused' | 'resumed';
+    /** paused: the refusal code that paused them, how many refusals in the window, and when one send will probe. */
+    code?: number;
+    refusals?: number;
+    probeAt?: string;
+    reason: string;
+  };
   message_read: {
     chatId: string;
     sender: EventSender;

@@ -4,6 +4,7 @@ export const SESSION_EVENT_TYPES = ['logged_in', 'logged_out', 'login_error', 'i
 const FILTERABLE_EVENT_TYPES = [
   'message',
   'message_status',
+  'instance_sending',
   'message_read',
   'message_delete',
   'message_star',

@@ -22,3 +22,18 @@ export function liveStatusKeyPrefix(prefix: string): string {
 export function isPaired(status: InstanceStatus): boolean {
   return status === 'connected' || status === 'connecting' || status === 'disconnected';
 }
+
+/**
+ * An instance's sends paused after repeated restriction refusals (error acks 463/479), as the owning worker keeps it in
+ * Redis for the API's status reads while the pause lasts (and its probe is out); gone when sends resume.
+ */
+export interface SendingPause {
+  code: number;
+  refusals: number;
+  /** When one send probes whether the network takes the instance's messages again (epoch ms). */
+  probeAt: number;
+}
+
+export function sendingPauseKey(prefix: string, instanceId: string): string {
+  return `${prefix}:sending-pause:${instanceId}`;
+}

@@ -33,10 +33,33 @@ export const MAX_MEDIA_BYTES = 50 * 1024 * 1024;
 
 /** Raised by drivers for a send the network refused for good; anything else is retried. */
 export class PermanentSendError extends Error {
-  constructor(message: string) {
+  /** `code`: the network's own refusal code when it gave one (an error ack's 463, 479, ...). */
+  constructor(
+    message: string,
+    readonly code?: number,
+  ) {
     super(message);
     this.name = 'PermanentSendError';
   }
+}
+
+/** Error-ack codes the network refuses a message stanza with, as the real network's driver and the sandbox report them. */
+export const REFUSAL_CODES = [421, 463, 479] as const;
+export type RefusalCode = (typeof REFUSAL_CODES)[number];
+
+/**
+ * Why the network refused a message with an error ack, in words (the codes Baileys rc14 names in `SERVER_ERROR_CODES`
+ * and `NACK_REASONS`, lib/Utils/decode-wa-message.js, and its `handleBadAck` comments).
+ */
+const REFUSALS: Record<number, string> = {
+  463: 'the account is restricted from reaching out: the network refuses messages to chats without a privacy token (new chats)',
+  479: 'the network rejected the message stanza as invalid (SMAX invalid: often a stale device session or addressing)',
+  421: 'the network refused the message for now (rate limited)',
+};
+
+/** The network answered a message with an error ack: it was not delivered, and sending it again is no cure. */
+export function refusedByNetwork(code: number): PermanentSendError {
+  return new PermanentSendError(`refused by the network (${code}): ${REFUSALS[code] ?? 'the network refused the message'}`, code);
 }
 
 /** Message ids in the network's own format (`3EB0` + 18 upper-case hex digits), generated when a send is accepted. */

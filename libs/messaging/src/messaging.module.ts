@@ -19,6 +19,7 @@ import { SandboxOperations } from './sandbox/operations/sandbox-operations';
 import { SandboxHappenings } from './sandbox/sandbox-happenings';
 import { SandboxNetwork } from './sandbox/sandbox-network';
 import { SandboxSends } from './sandbox/sandbox-sends';
+import { SandboxRefusals } from './sandbox/sandbox-refusals';
 import { SandboxLinks } from './sandbox/sandbox-links';
 import { SandboxPeople } from './sandbox/sandbox-people';
 import { SandboxPhone } from './sandbox/sandbox-phone';
@@ -38,6 +39,7 @@ import { BAILEYS_OPERATION_PROVIDERS, BaileysOperations } from './baileys/operat
   providers: [
     SandboxNetwork,
     SandboxSends,
+    SandboxRefusals,
     SandboxLinks,
     SandboxPeople,
     SandboxPhone,

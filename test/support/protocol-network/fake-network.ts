@@ -208,8 +208,12 @@ export class FakeNetworkProcess {
     return this.call('GET', '/pairing');
   }
 
-  /** The server ends the device's connection with a code: a stream error (515, 408, 500, ...), 401 logged out, 440 replaced. */
-  disconnect(jid: string, code: number | 'close'): Promise<void> {
+  /**
+   * The server ends the device's connection with a code: a stream error (515, 408, 500, ...), 401 logged out (the
+   * `<failure reason=401>` of a login refused), `device_removed` (the phone unlinked it: `<stream:error code=401>` with
+   * `<conflict type=device_removed/>`), 440 replaced.
+   */
+  disconnect(jid: string, code: number | 'close' | 'device_removed'): Promise<void> {
     return this.call('POST', '/devices/disconnect', { jid, code });
   }
 
@@ -349,6 +353,32 @@ export class FakeNetworkProcess {
   /** What the account's phone shows of its chats after every app-state patch it accepted. */
   phoneAppState(phone: string): Promise<PhoneAppState> {
     return this.call('GET', `/app-state?phone=${phone}`);
+  }
+
+  /**
+   * A rival socket logs in as the device (same credentials, another process) after each of its next `times` logins,
+   * `delayMs` after it; the server keeps the newest login and ends ours with a 440 conflict. Resolves with the ids of
+   * the connections it replaced so far (also `rivalReplaced`).
+   */
+  rival(jid: string, times: number, delayMs = 300): Promise<{ replaced: number[] }> {
+    return this.call('POST', '/devices/rival', { jid, times, delayMs });
+  }
+
+  rivalReplaced(jid: string): Promise<{ replaced: number[] }> {
+    return this.call('GET', `/devices/rival?jid=${encodeURIComponent(jid)}`);
+  }
+
+  /**
+   * The server refuses our device's messages to a contact (by phone) or a group with an error ack carrying `code`
+   * (463, 479, 421), for `times` sends or until cleared with code null.
+   */
+  async refuse(target: { phone: string } | { group: string }, code: 421 | 463 | 479 | null, times?: number): Promise<void> {
+    await this.call('POST', '/refusals', { ...target, code, times });
+  }
+
+  /** Every message stanza the server refused, in order. */
+  refused(): Promise<{ id: string; to: string; code: number }[]> {
+    return this.call('GET', '/refusals');
   }
 
   async addressing(mode: 'pn' | 'lid'): Promise<void> {

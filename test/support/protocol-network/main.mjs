@@ -12,14 +12,24 @@ import { historyRoutes } from './history.mjs';
 import { Retries, retryHandlers, retryRoutes } from './retries.mjs';
 import { ContactDevices, deviceRoutes } from './devices.mjs';
 import { AppState, appStateHandlers, appStateRoutes } from './app-state.mjs';
+import { ErrorAcks, errorAckHandlers, errorAckRoutes } from './error-acks.mjs';
+import { Rivals, rivalRoutes } from './rival.mjs';
 
 const verbose = process.env.FAKE_NETWORK_VERBOSE === '1';
 const network = new FakeNetwork(makeCertificateAuthority(), (line) => verbose && process.stderr.write(`fake-network: ${line}\n`));
 const media = await new MediaServer().start();
 const groups = new Groups(network);
+const errorAcks = new ErrorAcks(network);
 const retries = new Retries(network);
 const appState = new AppState(network);
-network.handlers.push(mediaHandlers(media), groupHandlers(groups), retryHandlers(retries), appStateHandlers(appState));
+// Refusals first: a refused stanza reaches no group or contact.
+network.handlers.push(
+  errorAckHandlers(errorAcks),
+  mediaHandlers(media),
+  groupHandlers(groups),
+  retryHandlers(retries),
+  appStateHandlers(appState),
+);
 network.firstLoginHooks.push((device) => appState.firstLogin(device));
 const routes = [
   ...controlRoutes(network),
@@ -29,6 +39,8 @@ const routes = [
   ...retryRoutes(network, retries),
   ...deviceRoutes(new ContactDevices(network)),
   ...appStateRoutes(network, appState),
+  ...errorAckRoutes(errorAcks),
+  ...rivalRoutes(network, new Rivals(network)),
 ];
 
 const server = createServer(async (request, response) => {

@@ -460,6 +460,12 @@ export class FakeNetwork {
     if (code === 401) {
       device.linked = false;
       connection.failure(401);
+    } else if (code === 'device_removed') {
+      // How WhatsApp unlinks a companion (removed from the phone's "Linked devices"): a 401 stream error carrying
+      // `<conflict type="device_removed"/>`; Baileys takes the code attribute over the conflict's 440
+      // (`getErrorCodeFromStreamError`, rc14 lib/Utils/generics.js).
+      device.linked = false;
+      connection.streamError(401, 'conflict', { type: 'device_removed' });
     } else if (code === 440) {
       connection.streamError(undefined, 'conflict', { type: 'replaced' });
     } else if (code === 'close') {

@@ -1,15 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, type AppConfig } from '@app/config';
 import { toBuffer } from 'qrcode';
-import { AppError, isPaired, type InstanceScope } from '@app/contracts';
-import { CommandClient } from '@app/redis';
+import { AppError, isPaired, sendingPauseKey, type InstanceScope, type SendingPause } from '@app/contracts';
+import { CommandClient, RedisService } from '@app/redis';
 import { LiveStatusReader } from '../instance-state/live-status.reader';
-import type { HistoryFlushStartedDto, PairCodeDto, QrCodeDto, SessionStatusDto } from './dto/session.dto';
+import type { HistoryFlushStartedDto, PairCodeDto, QrCodeDto, SendingPauseDto, SessionStatusDto } from './dto/session.dto';
 
 @Injectable()
 export class SessionService {
   constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly commands: CommandClient,
     private readonly statuses: LiveStatusReader,
+    private readonly redis: RedisService,
   ) {}
 
   async qrText(scope: InstanceScope): Promise<QrCodeDto> {
@@ -29,8 +32,26 @@ export class SessionService {
   }
 
   async status(scope: InstanceScope): Promise<SessionStatusDto> {
-    const live = await this.statuses.read(scope);
-    return { isConnected: live.status === 'connected', isLoggedIn: isPaired(live.status), deviceId: live.deviceId ?? '' };
+    const [live, pause] = await Promise.all([this.statuses.read(scope), this.sendingPause(scope)]);
+    return {
+      isConnected: live.status === 'connected',
+      isLoggedIn: isPaired(live.status),
+      deviceId: live.deviceId ?? '',
+      ...(pause ? { sending: pause } : {}),
+    };
+  }
+
+  /** The worker's record of the instance's paused sends (`SendingPauses`), when there is one. */
+  private async sendingPause(scope: InstanceScope): Promise<SendingPauseDto | undefined> {
+    const stored = await this.redis.client.get(sendingPauseKey(this.config.queuePrefix, scope.instanceId));
+    if (!stored) return undefined;
+    const pause = JSON.parse(stored) as SendingPause;
+    return {
+      state: Date.now() < pause.probeAt ? 'paused' : 'probing',
+      code: pause.code,
+      refusals: pause.refusals,
+      probeAt: new Date(pause.probeAt).toISOString(),
+    };
   }
 
   async logout(scope: InstanceScope): Promise<void> {

@@ -2464,6 +2464,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/refusals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The network refuses this instance's messages to a chat with an error ack, as WhatsApp does for a restricted account
+         *     (463), an invalid stanza (479) or a rate limit (421): each such send ends in `message_status` failed with that
+         *     `code`, and repeated 463/479 pause the instance's sends (`instance_sending`), as on the real network.
+         */
+        put: operations["SandboxMessagesController_refusal"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/star": {
         parameters: {
             query?: never;
@@ -3241,7 +3262,7 @@ export interface components {
             total: number;
         };
         CustomerDefaultsDto: {
-            defaultEventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            defaultEventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             defaultHistorySync: boolean;
             defaultPullMode: boolean;
             /**
@@ -3403,7 +3424,7 @@ export interface components {
             /** @description `evt_<unix-ms>_<16 hex>`: unique, and the same for an event wherever it is delivered. */
             eventId: string;
             /** @enum {string} */
-            eventType: "logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate";
+            eventType: "logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate";
             /** @description The instance the event belongs to. */
             instanceId: string;
             /**
@@ -3584,7 +3605,7 @@ export interface components {
         };
         InstanceSettingsDto: {
             /** @description Event types delivered (allow-list); empty means all. */
-            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             /**
              * @description The webhook signing secret, masked: its `whsec_` prefix, `…` and its last four characters (e.g. `whsec_…a1b2`);
              *     empty when none is set. The full secret is shown nowhere: set it (or rotate it) by sending a new one in
@@ -4184,6 +4205,18 @@ export interface components {
             /** @enum {string} */
             status: "delivered" | "read" | "played";
         };
+        SandboxRefusalDto: {
+            /** @description The chat whose messages the network refuses: a contact (JID or international number) or a group. */
+            chatId: string;
+            /**
+             * @description The error-ack code the network answers each message with: 463 (account restricted from reaching out), 479
+             *     (invalid stanza), 421 (rate limited). null stops refusing.
+             * @enum {number|null}
+             */
+            code: 421 | 463 | 479 | null;
+            /** @description Refuse only this many messages (1-1000), then take them again; left out: every message until stopped. */
+            times?: number;
+        };
         SandboxStarDto: {
             messageId: string;
             starred: boolean;
@@ -4430,6 +4463,19 @@ export interface components {
             url?: string;
             /** @description Let the recipient open it once only. */
             viewOnce?: boolean;
+        };
+        SendingPauseDto: {
+            /** @description The error-ack code of the refusal that paused them (463 restricted account, 479 invalid stanza). */
+            code: number;
+            /** @description When one send probes (ISO 8601). */
+            probeAt: string;
+            /** @description Refusals within the window when they paused. */
+            refusals: number;
+            /**
+             * @description paused: sends wait for the probe time; probing: one send is out to learn whether the network takes them again.
+             * @enum {string}
+             */
+            state: "paused" | "probing";
         };
         SendLinkDto: {
             /** @description Preview description. */
@@ -4708,6 +4754,11 @@ export interface components {
             isConnected: boolean;
             /** @description A device is paired (it may be reconnecting). */
             isLoggedIn: boolean;
+            /**
+             * @description Only while the instance's sends are paused because the network kept refusing them as from a restricted account
+             *     (see the `instance_sending` event): accepted messages wait, in order, until a probe send is taken.
+             */
+            sending?: components["schemas"]["SendingPauseDto"];
         };
         SetDisabledDto: {
             disabled: boolean;
@@ -4816,7 +4867,7 @@ export interface components {
         };
         UpdateInstanceSettingsDto: {
             /** @description Event types to deliver; empty means all. Session events always pass. */
-            eventFilters?: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            eventFilters?: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             /**
              * @description Signing secret (write-only: reads show it masked, e.g. `whsec_…a1b2`); empty string removes it. The masked value
              *     read back is accepted and keeps the stored secret, so settings can be read, edited and sent back whole.
@@ -15818,6 +15869,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "from": "14155550123@s.whatsapp.net",
+                 *       "reason": "Bad MAC",
+                 *       "attempts": 6
+                 *     }
+                 */
                 "application/json": components["schemas"]["SandboxUndecryptableDto"];
             };
         };
@@ -16793,6 +16851,91 @@ export interface operations {
         };
         responses: {
             /** @description receipt produced */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description invalid request: `invalid request body`, or `validation error: <field> ...` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid API key or dashboard session: `unauthorized` (`unauthorized: wrong email or password` on sign-in) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description not allowed: `device not paired`, or `forbidden: <reason>` (a disabled customer; a dashboard request without a valid CSRF token or from another origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no such resource: `not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description rate limited; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description instance not available */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SandboxMessagesController_refusal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chatId": "447700900999@s.whatsapp.net",
+                 *       "code": 463,
+                 *       "times": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxRefusalDto"];
+            };
+        };
+        responses: {
+            /** @description the chat is refused (or taken again) */
             204: {
                 headers: {
                     [name: string]: unknown;

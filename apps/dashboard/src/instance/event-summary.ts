@@ -1,6 +1,7 @@
 import type { EventEnvelope } from '../api/types';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+const count = (value: unknown) => (typeof value === 'number' ? String(value) : '?');
 const clip = (value: string, max = 80) => (value.length > max ? `${value.slice(0, max - 1)}…` : value);
 /** A chat or sender as a person reads it: the phone number, not the JID (senders are objects with `phone`). */
 function who(party: unknown): string {
@@ -27,6 +28,10 @@ export function summarizeEvent(event: EventEnvelope): string {
     }
     case 'message_status':
       return `Message ${clip(text(data.id) ?? '', 24)} ${text(data.status) ?? ''}${text(data.error) ? `: ${clip(text(data.error) ?? '')}` : ''}`;
+    case 'instance_sending':
+      return data.state === 'paused'
+        ? `Sends paused after ${count(data.refusals)} refusals (${count(data.code)}); a probe at ${text(data.probeAt) ?? '?'}`
+        : 'Sends resumed: the probe was taken';
     case 'message_read': {
       const ids = Array.isArray(data.messageIds) ? data.messageIds.length : 0;
       return `${text(data.receiptType) ?? 'read'} by ${who(data.sender ?? data.chatId)} · ${ids} message${ids === 1 ? '' : 's'}`;

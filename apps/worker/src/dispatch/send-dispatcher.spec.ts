@@ -1,6 +1,7 @@
 import type { AppConfig } from '@app/config';
 import { FencedOutError, type StoredMessage } from '@app/database';
 import { ShardLeaseCheck } from '../shards/shard-lease-check';
+import { SendBreaker } from './send-breaker';
 import { SendDispatcher } from './send-dispatcher';
 
 const INSTANCE = 'ins_a';
@@ -65,6 +66,8 @@ function setUp(options: { failRecords?: number; intervalMs?: number; fencedOutAt
     fanout as never,
     activity as never,
     lease,
+    new SendBreaker({ refusals: 3, windowSeconds: 600, coolDownSeconds: 900 }),
+    { paused: () => Promise.resolve(), resumed: () => Promise.resolve() } as never,
   );
   return { dispatcher, sent, recorded, claims: messages.claims, lost };
 }

@@ -9,6 +9,8 @@ import { InstanceSessions } from '../sessions/instance-sessions';
 import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { ChatActivity } from '../store/chat-activity';
 import { MediaResolver } from './media-resolver';
+import { SendBreaker, type BreakerChange } from './send-breaker';
+import { SendingPauses } from './sending-pauses';
 
 const BATCH = 200;
 
@@ -37,6 +39,8 @@ export class SendDispatcher {
   private stopping = false;
   /** Wakes drains waiting out their pacing interval when the dispatcher stops. */
   private readonly stopped = new AbortController();
+  /** Per instance: the kick that ends its sends' pause (see `SendBreaker`). */
+  private readonly pauseEnds = new Map<string, NodeJS.Timeout>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -47,6 +51,8 @@ export class SendDispatcher {
     private readonly fanout: EventFanout,
     private readonly activity: ChatActivity,
     private readonly lease: ShardLeaseCheck,
+    private readonly breaker: SendBreaker,
+    private readonly pauses: SendingPauses,
   ) {
     sessions.onConnected((instanceId) => void this.kick(instanceId));
   }
@@ -76,6 +82,8 @@ export class SendDispatcher {
   stop(): void {
     this.stopping = true;
     this.stopped.abort();
+    for (const timer of this.pauseEnds.values()) clearTimeout(timer);
+    this.pauseEnds.clear();
   }
 
   /** Resolves when the drains running now (of one shard's instances, when given) have ended. */
@@ -100,6 +108,9 @@ export class SendDispatcher {
           this.unrecorded.delete(message.id);
           continue;
         }
+        // Sends paused after repeated restriction refusals: the rows stay accepted, in order, until the probe's turn.
+        const permit = this.breaker.permit(instanceId);
+        if (!permit.allowed) return this.resumeAt(instanceId, permit.until);
         await this.pace(instanceId, interval);
         if (this.stopping) return;
         // Only the shard's current owner may send, and only over a live link; otherwise the rows wait.
@@ -126,13 +137,20 @@ export class SendDispatcher {
         this.logger.warn(`${instanceId}: ${message.id} not sent yet: ${(error as Error).message}`);
         return false;
       }
-      const failed = normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'failed', error: error.message });
-      await this.recordOnce(instanceId, message.id, fence, { outcome: { status: 'failed', error: error.message }, events: [failed] });
+      const code = error.code;
+      const events: NormalisedEvent[] = [
+        normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'failed', error: error.message, code }),
+      ];
+      const change = code === undefined ? undefined : this.breaker.refused(instanceId, code);
+      events.push(...this.breakerEvents(instanceId, change));
+      await this.recordOnce(instanceId, message.id, fence, { outcome: { status: 'failed', error: error.message }, events });
       await this.media.release(message);
+      this.lastSendAt.set(instanceId, Date.now());
       return true;
     }
     const events: NormalisedEvent[] = [normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'sent' })];
     if (sent.ownMessage) events.push(sent.ownMessage);
+    events.push(...this.breakerEvents(instanceId, this.breaker.taken(instanceId)));
     await this.recordOnce(instanceId, message.id, fence, { outcome: { status: 'sent' }, events });
     const own = sent.ownMessage?.data;
     if (own && !own.isStatus) this.activity.note(instanceId, own.chatId, own.isGroup, new Date(own.time));
@@ -173,6 +191,43 @@ export class SendDispatcher {
     // The next send waits for the outcome's commit, not for Redis: webhook jobs and stream wake-ups are only
     // dispatch (the delivery reconciler re-queues a lost job, streams also poll the log).
     if (recorded.recorded) void this.fanout.committed(instanceId, recorded.events, routing?.webhookUrl ?? null);
+  }
+
+  /** The pause or resumption a send's outcome caused, as the event that goes out with that outcome. */
+  private breakerEvents(instanceId: string, change: BreakerChange): NormalisedEvent[] {
+    if (!change) return [];
+    if (change.change === 'closed') {
+      this.logger.log(`${instanceId}: sends resume: the probe send was taken`);
+      void this.pauses.resumed(instanceId);
+      return [normalise.instanceSending({ state: 'resumed', reason: 'a probe send after the pause was taken by the network' })];
+    }
+    void this.pauses.paused(instanceId, { code: change.code, refusals: change.refusals, probeAt: change.until });
+    this.logger.warn(
+      `${instanceId}: sends paused until ${new Date(change.until).toISOString()}: ${change.refusals} refusals, last ${change.code}`,
+    );
+    return [
+      normalise.instanceSending({
+        state: 'paused',
+        code: change.code,
+        refusals: change.refusals,
+        probeAt: new Date(change.until),
+        reason: `the network refused ${change.refusals} sends as from a restricted account (last: ${change.code}); sends wait, then one probes`,
+      }),
+    ];
+  }
+
+  /** The drain stops while sends are paused; this kick starts the next one (the probe) when the pause ends. */
+  private resumeAt(instanceId: string, until: number): void {
+    if (this.stopping || this.pauseEnds.has(instanceId)) return;
+    const timer = setTimeout(
+      () => {
+        this.pauseEnds.delete(instanceId);
+        void this.kick(instanceId);
+      },
+      Math.max(0, until - Date.now()) + 10,
+    );
+    timer.unref();
+    this.pauseEnds.set(instanceId, timer);
   }
 
   private async pace(instanceId: string, intervalMs: number): Promise<void> {

@@ -1,4 +1,5 @@
 import type { ChatPresenceState, ChatSettingType, EphemeralTimer, MediaType } from '../event-payloads';
+import type { RefusalCode } from '../messages';
 
 export interface SandboxGroupSpec {
   name: string;
@@ -154,6 +155,8 @@ export interface SandboxCommands {
   'sandbox.businessProfile': { args: SandboxBusinessProfileSpec; result: { id: string } };
   'sandbox.profilePicture': { args: { id: string; hidden: boolean }; result: { id: string; pictureId: string } };
   'sandbox.channel': { args: SandboxChannelSpec; result: { id: string; inviteCode: string } };
+  /** The network refuses the instance's messages to a chat with an error-ack code (null: stops), for `times` sends or all. */
+  'sandbox.refusal': { args: { chatId: string; code: RefusalCode | null; times?: number }; result: { id: string } };
   'sandbox.statusPrivacy': { args: { type: 'contacts' | 'blacklist' | 'whitelist'; list: string[] }; result: { id: string } };
 }
 

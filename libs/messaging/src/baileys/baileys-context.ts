@@ -6,6 +6,7 @@ import type { CallOrigins } from './call-origins';
 import type { GroupActors } from './group-actors';
 import type { RecentIds } from './inbound/recent-ids';
 import type { UndecryptableWatch } from './inbound/undecryptable-watch';
+import type { ServerAcks } from './outbound/server-acks';
 
 /** What every part of the Baileys driver works with while an instance's socket is open. */
 export interface BaileysContext {
@@ -25,6 +26,8 @@ export interface BaileysContext {
    * every send back as an `append` upsert, and the dispatcher already reported it, so inbound mapping leaves those out.
    */
   sent?: RecentIds;
+  /** The server's acks of those sends: a send waits for its ack and fails when the server refused the stanza. */
+  acks?: ServerAcks;
   /** The caller of each recent call as the offer named them: a reject goes to exactly that JID. */
   calls?: CallOrigins;
   /** Messages whose copies failed to decrypt, until a copy decrypts or the failure is reported. */

@@ -331,8 +331,21 @@ export const normalise = {
 
   message: (input: MessageInput) => event('message', messageData(input)),
 
-  messageStatus: (input: { id: string; chatId: string; status: 'sent' | 'failed'; error?: string }) =>
-    event('message_status', present({ id: input.id, chatId: input.chatId, status: input.status, error: input.error })),
+  /** The instance's sends paused after repeated restriction refusals, or resumed after a probe send was taken. */
+  instanceSending: (input: { state: 'paused' | 'resumed'; code?: number; refusals?: number; probeAt?: Date; reason: string }) =>
+    event(
+      'instance_sending',
+      present({
+        state: input.state,
+        code: input.code,
+        refusals: input.refusals,
+        probeAt: input.probeAt ? iso(input.probeAt) : undefined,
+        reason: input.reason,
+      }),
+    ),
+
+  messageStatus: (input: { id: string; chatId: string; status: 'sent' | 'failed'; error?: string; code?: number }) =>
+    event('message_status', present({ id: input.id, chatId: input.chatId, status: input.status, error: input.error, code: input.code })),
 
   /** `reader` read (or received) the messages; `messageSender` wrote them. */
   messageRead: (input: {

@@ -1,13 +1,24 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { PermanentSendError, isMessageAction, type MessageActionKind, type NormalisedEvent, type OutboundMessage } from '@app/contracts';
+import {
+  PermanentSendError,
+  isMessageAction,
+  refusedByNetwork,
+  type MessageActionKind,
+  type NormalisedEvent,
+  type OutboundMessage,
+} from '@app/contracts';
 import { SandboxRepository, type SandboxMessageRecord } from '@app/database';
 import { normalise, type MessageInput } from '../events/normalise';
 import type { SentMessage } from '../driver';
 import { NOT_IN_HISTORY, PIN_SECONDS, storedMessageInput, type MessageContext } from './sandbox-messages';
 import { SandboxPeople } from './sandbox-people';
+import { SandboxRefusals } from './sandbox-refusals';
 
 type Operation = MessageActionKind;
+
+/** Operations that are message stanzas on the real network (the rest are receipts or app-state changes): refusable. */
+const STANZA_OPERATIONS = new Set<Operation>(['edit', 'delete', 'reaction', 'pin']);
 
 /** Only the author may edit or delete for everyone. */
 const AUTHOR_ONLY = new Set<Operation>(['edit', 'delete']);
@@ -22,11 +33,18 @@ export class SandboxSends {
   constructor(
     private readonly store: SandboxRepository,
     private readonly people: SandboxPeople,
+    private readonly refusals: SandboxRefusals,
   ) {}
 
   /** The network takes a message (or an edit, delete or reaction) from the instance. */
   async receive(instanceId: string, message: OutboundMessage): Promise<SentMessage> {
     const self = await this.people.selfJid(instanceId);
+    // A refused message reaches nobody, as on the real network, whose error ack fails the send (an edit, reaction,
+    // pin or delete is a message stanza too).
+    if (!isMessageAction(message) || STANZA_OPERATIONS.has(message.kind)) {
+      const refusal = await this.refusals.take(instanceId, message.chatJid);
+      if (refusal !== undefined) throw refusedByNetwork(refusal);
+    }
     if (isMessageAction(message)) {
       await this.applyOperation(instanceId, self, message, message.kind);
       return {};

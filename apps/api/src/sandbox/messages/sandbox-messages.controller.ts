@@ -1,4 +1,4 @@
-import { Body, HttpCode, Post } from '@nestjs/common';
+import { Body, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiCreatedResponse, ApiNoContentResponse } from '@nestjs/swagger';
 import type { InstanceScope } from '@app/contracts';
 import { CurrentScope } from '../../auth/scope';
@@ -13,6 +13,7 @@ import {
   SandboxInboundBatchDto,
   SandboxInboundDto,
   SandboxReceiptDto,
+  SandboxRefusalDto,
   SandboxStarDto,
   SandboxUndecryptableDto,
 } from './sandbox-messages.dto';
@@ -85,6 +86,22 @@ export class SandboxMessagesController {
   @ApiCreatedResponse({ type: CreatedIdDto })
   editMessage(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxEditDto): Promise<CreatedIdDto> {
     return this.sandbox.command(scope, 'sandbox.edit', dto);
+  }
+
+  /**
+   * The network refuses this instance's messages to a chat with an error ack, as WhatsApp does for a restricted account
+   * (463), an invalid stanza (479) or a rate limit (421): each such send ends in `message_status` failed with that
+   * `code`, and repeated 463/479 pause the instance's sends (`instance_sending`), as on the real network.
+   */
+  @Put('refusals')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: 'the chat is refused (or taken again)' })
+  async refusal(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxRefusalDto): Promise<void> {
+    await this.sandbox.command(scope, 'sandbox.refusal', {
+      chatId: dto.chatId,
+      code: dto.code,
+      ...(dto.times === undefined ? {} : { times: dto.times }),
+    });
   }
 
   /** The phone stars or unstars a message (`message_star`). */

@@ -14,17 +14,20 @@ import {
   Max,
   MaxLength,
   Min,
+  ValidateIf,
   ValidateNested,
 } from 'class-validator';
 import {
   CHAT_SETTING_TYPES,
   MEDIA_TYPES,
+  REFUSAL_CODES,
   SANDBOX_INBOUND_TYPES,
   type ChatSettingType,
   type EphemeralTimer,
   type MediaType,
+  type RefusalCode,
 } from '@app/contracts';
-import { Follows, NormalisedBy, REQUIRED, USER_ID } from '../../common/validators';
+import { CHAT_ID, Follows, NormalisedBy, REQUIRED, USER_ID } from '../../common/validators';
 import { IsNotBlank, MaxChars } from '../../messages/dto/message.validators';
 import { MAX_TEXT_CHARS } from '../../messages/dto/send-text.dto';
 import { oneOf } from '../sandbox.validators';
@@ -312,4 +315,30 @@ export class SandboxUndecryptableDto {
   @Min(1, { message: 'must be at least 1' })
   @Max(6, { message: 'must be at most 6' })
   attempts?: number;
+}
+
+export class SandboxRefusalDto {
+  /** The chat whose messages the network refuses: a contact (JID or international number) or a group. */
+  @IsDefined(REQUIRED)
+  @IsString()
+  @NormalisedBy(CHAT_ID)
+  @Follows(CHAT_ID)
+  chatId!: string;
+
+  /**
+   * The error-ack code the network answers each message with: 463 (account restricted from reaching out), 479
+   * (invalid stanza), 421 (rate limited). null stops refusing.
+   */
+  @ApiProperty({ enum: REFUSAL_CODES, nullable: true })
+  @ValidateIf((dto: SandboxRefusalDto) => dto.code !== null)
+  @IsDefined(REQUIRED)
+  @IsIn(REFUSAL_CODES, { message: 'must be 421, 463, 479 or null' })
+  code!: RefusalCode | null;
+
+  /** Refuse only this many messages (1-1000), then take them again; left out: every message until stopped. */
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  times?: number;
 }

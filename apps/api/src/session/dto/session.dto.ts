@@ -15,6 +15,18 @@ export class HistoryFlushStartedDto {
   status!: 'ok';
 }
 
+export class SendingPauseDto {
+  /** paused: sends wait for the probe time; probing: one send is out to learn whether the network takes them again. */
+  @ApiProperty({ enum: ['paused', 'probing'] })
+  state!: 'paused' | 'probing';
+  /** The error-ack code of the refusal that paused them (463 restricted account, 479 invalid stanza). */
+  code!: number;
+  /** Refusals within the window when they paused. */
+  refusals!: number;
+  /** When one send probes (ISO 8601). */
+  probeAt!: string;
+}
+
 export class SessionStatusDto {
   /** The link to the network is up right now. */
   isConnected!: boolean;
@@ -22,4 +34,9 @@ export class SessionStatusDto {
   isLoggedIn!: boolean;
   /** The paired device; empty while unpaired. */
   deviceId!: string;
+  /**
+   * Only while the instance's sends are paused because the network kept refusing them as from a restricted account
+   * (see the `instance_sending` event): accepted messages wait, in order, until a probe send is taken.
+   */
+  sending?: SendingPauseDto;
 }

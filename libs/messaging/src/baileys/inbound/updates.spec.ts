@@ -1,4 +1,5 @@
 import type { WAMessage } from '../baileys-library';
+import { ServerAcks } from '../outbound/server-acks';
 import { eventsIn, type Harness, inboundHarness, long } from '../testing/inbound';
 import { ANA, BOB, GROUP, ME, SELF, senderOf } from '../testing/people';
 
@@ -244,7 +245,7 @@ describe('messages.update', () => {
       ]);
     });
 
-    it('reports a message the network refused after taking it as failed, with its error', async () => {
+    it('reports a refusal no send waits for (a late error ack) as failed, with its code and reason', async () => {
       const calls = await harness.deliver({
         'messages.update': [
           {
@@ -261,11 +262,30 @@ describe('messages.update', () => {
             id: '3EB0000000000000FAIL',
             chatId: BOB.pn,
             status: 'failed',
-            error: 'refused by the network: 463: Account restricted: cannot message new contacts',
+            error:
+              'refused by the network (463): the account is restricted from reaching out: the network refuses messages to chats without a privacy token (new chats)',
+            code: 463,
           },
         },
       ]);
     });
+  });
+
+  it("leaves a refusal to the send that waits for its ack: Baileys' ERROR update is not reported a second time", async () => {
+    const acks = new ServerAcks(1_000);
+    harness.context.acks = acks;
+    acks.expect('3EB0000000000000WAIT');
+    acks.received({ id: '3EB0000000000000WAIT', error: '463' });
+    const calls = await harness.deliver({
+      'messages.update': [
+        {
+          key: { remoteJid: BOB.pn, fromMe: true, id: '3EB0000000000000WAIT' },
+          update: { status: 0, messageStubParameters: ['463', 'Your account has been restricted'] },
+        },
+      ],
+    });
+    expect(eventsIn(calls)).toEqual([]);
+    await expect(acks.outcome('3EB0000000000000WAIT')).resolves.toBe(463);
   });
 
   it('reports a star from the phone with the stored author', async () => {

@@ -1,3 +1,4 @@
+import { refusedByNetwork } from '@app/contracts';
 import { normalise } from '../../events/normalise';
 import type { BaileysEvents, WAMessageKey } from '../baileys-library';
 import type { InboundBatch } from './inbound-batch';
@@ -114,12 +115,25 @@ async function starred(batch: InboundBatch, key: WAMessageKey, isStarred: boolea
   );
 }
 
-/** `messageStubParameters`: the network's error code, and for a restricted account Baileys' explanation. */
+/**
+ * `messageStubParameters`: the network's error code, and for a restricted account Baileys' explanation. A refusal the
+ * send is waiting for (or already reported) is the send's to report, with the message's stored outcome; this reports
+ * the others: acks later than the send's wait, and refusals of stanzas no send waits for (a text fallback's copy).
+ */
 function failed(batch: InboundBatch, { key, update }: MessageUpdate): void {
   if (!key.fromMe) return;
+  if (key.id && batch.context.acks?.reportedBySend(key.id)) return;
   const details = ((update.messageStubParameters ?? []) as unknown[]).filter(
     (part): part is string => typeof part === 'string' && part !== '',
   );
-  const error = details.length > 0 ? `refused by the network: ${details.join(': ')}` : 'refused by the network';
-  batch.event(normalise.messageStatus({ id: key.id ?? '', chatId: chatOf(batch, key), status: 'failed', error }));
+  const code = Number(details[0]);
+  const known = Number.isInteger(code) && code > 0;
+  const error = known
+    ? refusedByNetwork(code).message
+    : details.length > 0
+      ? `refused by the network: ${details.join(': ')}`
+      : 'refused by the network';
+  batch.event(
+    normalise.messageStatus({ id: key.id ?? '', chatId: chatOf(batch, key), status: 'failed', error, ...(known ? { code } : {}) }),
+  );
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { isMessageAction, jidKind, PermanentSendError, type OutboundMessage } from '@app/contracts';
+import { isMessageAction, jidKind, PermanentSendError, refusedByNetwork, type OutboundMessage } from '@app/contracts';
 import type { SentMessage } from '../../driver';
 import type { BaileysContext, BaileysSenderPort } from '../baileys-context';
 import { prepareMessage } from './message-content';
@@ -18,11 +18,16 @@ export class BaileysSender implements BaileysSenderPort {
   async send(context: BaileysContext, message: OutboundMessage): Promise<SentMessage> {
     // Baileys fails on a malformed JID with a TypeError, which would otherwise look transient.
     if (!jidKind(message.chatJid)) throw new PermanentSendError(`${message.chatJid} is not a chat the network knows`);
+    let sent: SentMessage;
     try {
-      return await this.dispatch(context, message);
+      sent = await this.dispatch(context, message);
     } catch (error) {
       throw classifySendError(error);
     }
+    // The stanza is written; whether the network took it is its ack's to say (operations without a stanza have none).
+    const refusal = await context.acks?.outcome(message.id);
+    if (refusal !== undefined) throw refusedByNetwork(refusal);
+    return sent;
   }
 
   private async dispatch(context: BaileysContext, message: OutboundMessage): Promise<SentMessage> {
@@ -35,6 +40,7 @@ export class BaileysSender implements BaileysSenderPort {
     }
     const { content, options } = await prepareMessage(context, message);
     context.sent?.add(message.id);
+    context.acks?.expect(message.id);
     const sent = await context.socket.sendMessage(message.chatJid, content, options);
     if (!sent) return {};
     await keepSent(context, sent);

@@ -7,8 +7,10 @@ import { keepSent } from './network-store';
 import { ownMessage } from './own-message';
 import { fallbackMessageId, fallbackText } from './text-fallback';
 
-async function sendText(context: BaileysContext, chatJid: string, text: string, messageId: string) {
+/** `awaited`: the send waits for this stanza's ack (the message's own id); a fallback copy's refusal is reported as it comes. */
+async function sendText(context: BaileysContext, chatJid: string, text: string, messageId: string, awaited: boolean) {
   context.sent?.add(messageId);
+  if (awaited) context.acks?.expect(messageId);
   const sent = await context.socket.sendMessage(chatJid, { text, linkPreview: null }, { messageId });
   if (sent) await keepSent(context, sent);
   return sent;
@@ -25,7 +27,7 @@ export async function sendInteractive(
   fallback: InteractiveTextFallback,
 ): Promise<SentMessage> {
   if (fallback === 'instead') {
-    const sent = await sendText(context, message.chatJid, fallbackText(message), message.id);
+    const sent = await sendText(context, message.chatJid, fallbackText(message), message.id, true);
     return sent ? { ownMessage: ownMessage(context, sent) } : {};
   }
   const now = new Date();
@@ -36,13 +38,14 @@ export async function sendInteractive(
     { userJid: context.socket.user?.id ?? context.selfJid, messageId: message.id, timestamp: now },
   );
   context.sent?.add(message.id);
+  context.acks?.expect(message.id);
   await context.socket.relayMessage(message.chatJid, generated.message ?? {}, {
     messageId: message.id,
     additionalNodes: interactiveNodes(message.chatJid, now, message.payload.aiLabel === true),
   });
   await keepSent(context, generated);
   if (fallback === 'after') {
-    await sendText(context, message.chatJid, fallbackText(message), fallbackMessageId(message.id));
+    await sendText(context, message.chatJid, fallbackText(message), fallbackMessageId(message.id), false);
   }
   return { ownMessage: ownMessage(context, generated) };
 }

@@ -1,3 +1,4 @@
+import { ServerAcks } from '../outbound/server-acks';
 import { RecentIds } from '../inbound/recent-ids';
 import { UndecryptableWatch } from '../inbound/undecryptable-watch';
 import { AppError } from '@app/contracts';
@@ -371,6 +372,7 @@ describe('BaileysSession messages and operations', () => {
       selfLid: '201234567890123@lid',
       messages: expect.any(Object),
       sent: expect.any(RecentIds),
+      acks: expect.any(ServerAcks),
       calls: expect.any(CallOrigins),
       undecryptable: expect.any(UndecryptableWatch),
       groupActors: expect.any(GroupActors),

@@ -15,6 +15,7 @@ import { loadAuthState, type AuthState, type AuthStore } from '../auth-state';
 import { normalise } from '../../events/normalise';
 import { RecentIds } from '../inbound/recent-ids';
 import { UndecryptableWatch, type UndecryptableOutcome } from '../inbound/undecryptable-watch';
+import { ServerAcks } from '../outbound/server-acks';
 import type { BaileysContext, BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort, InboundSink } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
 import { CallOrigins } from '../call-origins';
@@ -108,6 +109,8 @@ export class BaileysSession implements NetworkSession {
   private readonly keyCache: ExpiringCache;
   /** Outlives sockets: Baileys echoes our sends back (also after a reconnect), and inbound mapping must know them. */
   private readonly sent = new RecentIds();
+  /** Sends waiting for the server's ack of their stanza (a reconnect ends the wait: that socket's acks never come). */
+  private readonly acks = new ServerAcks();
   /** Outlives sockets: a call offered just before a reconnect can still be rejected after it. */
   private readonly calls = new CallOrigins();
   /** Outlives sockets: the resend of a message that failed to decrypt may come after a reconnect. */
@@ -264,6 +267,9 @@ export class BaileysSession implements NetworkSession {
     this.phase = 'connecting';
     this.qr = undefined;
     socket.ev.process((events) => this.onEvents(socket, auth, events));
+    // Every ack of our message stanzas, the server's taking one as well as its refusal (Baileys itself only reads
+    // refusals, in `handleBadAck`, and reports them after the send has returned).
+    socket.ws.on('CB:ack,class:message', (node: { attrs: { id?: string; error?: string } }) => this.acks.received(node.attrs));
     this.changes.notify();
   }
 
@@ -470,6 +476,7 @@ export class BaileysSession implements NetworkSession {
 
   private onClose(error: Error | undefined): void {
     this.socket = undefined;
+    this.acks.socketClosed();
     this.phase = 'closed';
     this.qr = undefined;
     const code = statusCodeOf(error);
@@ -541,6 +548,7 @@ export class BaileysSession implements NetworkSession {
     this.socket = undefined;
     this.phase = 'closed';
     this.qr = undefined;
+    this.acks.socketClosed();
     this.changes.notify();
     return socket;
   }
@@ -556,6 +564,7 @@ export class BaileysSession implements NetworkSession {
       ...(me.lid ? { selfLid: userJid(me.lid) } : {}),
       messages: this.deps.messages,
       sent: this.sent,
+      acks: this.acks,
       calls: this.calls,
       undecryptable: this.undecryptable,
       groupActors: this.groupActors,

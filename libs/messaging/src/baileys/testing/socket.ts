@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { AuthenticationCreds, BaileysEventMap, ConnectionState, GroupMetadata, UserFacingSocketConfig } from '@whiskeysockets/baileys';
 import type { BaileysSocket, WAMessage } from '../baileys-library';
 import { boom } from './kit';
@@ -79,6 +80,9 @@ export class FakeSocket {
     };
   };
   readonly signalRepository: { lidMapping: ReturnType<typeof lidMappingStore> };
+
+  /** rc14's WebSocket client: an emitter of `CB:<tag>,<attr>:<value>` events, one per stanza the server sent. */
+  readonly ws = new EventEmitter();
 
   readonly ev = {
     process: (handler: BatchHandler) => {

@@ -7,6 +7,7 @@ import { SandboxHappenings } from '../sandbox-happenings';
 import { SandboxInbound } from '../sandbox-inbound';
 import { SandboxPhone } from '../sandbox-phone';
 import { SandboxProfiles } from '../sandbox-profiles';
+import { SandboxRefusals } from '../sandbox-refusals';
 import { SandboxSetup } from '../sandbox-setup';
 import { SandboxStatusPrivacy } from '../sandbox-status-privacy';
 import type { CommandHandlers } from './command-handlers';
@@ -30,6 +31,7 @@ export class SandboxControls {
     profiles: SandboxProfiles,
     channels: SandboxChannels,
     statusPrivacy: SandboxStatusPrivacy,
+    refusals: SandboxRefusals,
   ) {
     this.handlers = {
       'sandbox.pair': async ({ instanceId, sessions }, args) => {
@@ -72,6 +74,7 @@ export class SandboxControls {
         return { id: channel.jid, inviteCode: channel.inviteCode };
       },
       'sandbox.statusPrivacy': ({ instanceId }, args) => statusPrivacy.set(instanceId, args),
+      'sandbox.refusal': ({ instanceId }, args) => refusals.set(instanceId, args),
     };
   }
 }
