@@ -10,7 +10,7 @@ import { ScratchDatabase } from './repositories/scratch-database';
 
 const LEASE_MS = 3_000;
 /** The old worker's leases outlive its freeze long enough for the refusal to be seen (a new worker takes seconds to start). */
-const OLD_LEASE_MS = 20_000;
+const OLD_LEASE_MS = 30_000;
 const OLD_SHARDS = 16;
 const NEW_SHARDS = 4096;
 const INSTANCES = 10;
@@ -84,6 +84,19 @@ describe('upgrading a 16-shard deployment to 4,096 shards in place', () => {
     expect(before.map((row) => row.shard)).toEqual(before.map((row) => shardOf(row.id, OLD_SHARDS)));
 
     // The old worker freezes (its leases stay live for now) with sends accepted but not yet sent; then it dies (kill -9).
+    // It freezes right after renewing every lease, so they stay live for nearly a whole period even on a loaded machine.
+    await eventually(
+      async () =>
+        (
+          await db.query<{ n: number }>(
+            `SELECT count(*)::int AS n FROM shard_leases
+             WHERE worker_id IS NOT NULL AND expires_at < clock_timestamp() + make_interval(secs => $1)`,
+            [(OLD_LEASE_MS - 4_000) / 1000],
+          )
+        ).rows[0].n,
+      (stale) => stale === 0,
+      OLD_LEASE_MS,
+    );
     old.child.kill('SIGSTOP');
     const accepted: string[] = [];
     for (const instance of instances) {
