@@ -72,13 +72,13 @@ describe('Baileys chat operations', () => {
       expect(modification.lastMessages.map((message) => message.key.id)).toEqual(['M2', 'M1']);
     });
 
-    it('reports the missing app-state key as a validation error', async () => {
+    it('reports the missing app-state key as the instance not available yet (the phone shares it after pairing)', async () => {
       const chatModify = jest.fn().mockRejectedValue(boom('App state key not present!', { statusCode: 400 }));
       await expect(
         operations.perform(fakeContext({ socket: { chatModify } }), 'chats.archive', { chatId: USER, archived: true }),
       ).rejects.toMatchObject({
-        code: 'validation',
-        detail: 'validation error: the network refused the request (App state key not present!)',
+        code: 'instance_unavailable',
+        detail: 'instance not available: the phone has not shared its app-state key with this device yet; try again in a few seconds',
       });
     });
   });
@@ -226,7 +226,9 @@ describe('Baileys chat operations', () => {
     it('does not forget the messages when the network refused the delete', async () => {
       const chatModify = jest.fn().mockRejectedValue(boom('App state key not present!', { statusCode: 400 }));
       const context = fakeContext({ socket: { chatModify }, messages: groupHistory });
-      await expect(operations.perform(context, 'chats.delete', { chatId: GROUP })).rejects.toMatchObject({ code: 'validation' });
+      await expect(operations.perform(context, 'chats.delete', { chatId: GROUP })).rejects.toMatchObject({
+        code: 'instance_unavailable',
+      });
       expect(context.store.forgotten).toEqual([]);
     });
   });
