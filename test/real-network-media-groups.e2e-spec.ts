@@ -372,7 +372,41 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
       return log.slice(since).filter((event) => event.eventType === 'message_history_sync' && event.data.chatId === chatId);
     }
 
+    it('with historySync off (the default) it teaches contacts and LIDs but reports no message_history_sync', async () => {
+      const DAVE_PHONE = '447700900326';
+      const DAVE_LID = '123456789012396@lid';
+      const since = (await eventLog(real.id)).length;
+      await network.sendHistory(realDevice, 'RECENT', {
+        conversations: [
+          {
+            id: DAVE_LID,
+            messages: [
+              {
+                message: {
+                  key: { remoteJid: DAVE_LID, fromMe: false, id: '3EB0HISTORYDAV01' },
+                  message: { conversation: 'Did you get my quote?' },
+                  messageTimestamp: at(5400),
+                },
+              },
+            ],
+          },
+        ],
+        phoneNumberToLidMappings: [{ pnJid: `${DAVE_PHONE}@s.whatsapp.net`, lidJid: DAVE_LID }],
+      });
+      await network.sendHistory(realDevice, 'PUSH_NAME', { pushnames: [{ id: `${DAVE_PHONE}@s.whatsapp.net`, pushname: 'Dave Doe' }] });
+      const dave = await eventually(
+        () => http.get(`/contacts/${DAVE_PHONE}`, headersOf(real)),
+        (response) => response.status === 200 && (response.body as { pushName?: string }).pushName === 'Dave Doe',
+        30_000,
+      );
+      expect(dave.body).toEqual(expect.objectContaining({ id: `${DAVE_PHONE}@s.whatsapp.net`, lid: DAVE_LID, pushName: 'Dave Doe' }));
+      // The phone's chunks are handled in order: the push names came after the chat, so its event would be logged by now.
+      expect((await eventLog(real.id)).slice(since).filter((event) => event.eventType === 'message_history_sync')).toEqual([]);
+    });
+
     it('arrives as blobs on the media server: chats, push names and LID mappings become events and contacts', async () => {
+      const own = { useCustomDefaults: false, historySync: true };
+      expect((await http.put('/instance/settings', own, headersOf(real))).status).toBe(204);
       const since = (await eventLog(real.id)).length;
       // Carol talks to the account in a LID-addressed chat; only the history says which phone number that LID is.
       const recent = await network.sendHistory(realDevice, 'RECENT', {

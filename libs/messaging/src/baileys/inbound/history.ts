@@ -13,7 +13,8 @@ const NOT_IN_HISTORY = new Set(['reaction', 'pinInChat']);
  * `messaging-history.set`: the phone's chats, contacts and messages. Contacts and chats become facts; messages are
  * stored (retries, quotes, chat ranges) and reported as `message_history_sync`, one event per chat, oldest first.
  * History is a snapshot, so its messages are reported even when met live before. Whether the instance wants history
- * is the session's call (it drops these events when not); the facts and the stored messages serve it either way.
+ * is the session's call (`BaileysSession.forward` drops these events when not); the facts and the stored messages
+ * serve it either way.
  */
 export async function mapHistory(batch: InboundBatch, history: BaileysEvents['messaging-history.set']): Promise<void> {
   const facts = history.contacts.flatMap((contact) => {

@@ -468,6 +468,24 @@ describe('BaileysSession messages and operations', () => {
     expect(await served('3EB0POLL')).toBe(true);
   });
 
+  it.each([
+    [true, ['message_history_sync', 'contact']],
+    [false, ['contact']],
+  ])('reports the history the phone pushes only when historySync is on (%s); what it teaches is kept either way', async (on, reported) => {
+    const h = await openSession();
+    (h.hooks.historySyncEnabled as jest.Mock).mockResolvedValue(on);
+    h.inbound.process.mockImplementation((_context, _events, sink) => {
+      sink.event({ eventType: 'message_history_sync', data: { chatId: '447700900999@s.whatsapp.net', messages: [] } } as never);
+      sink.event({ eventType: 'contact', data: {} } as never);
+      sink.learned({ people: [] } as never);
+      return Promise.resolve();
+    });
+    h.socket().batch({ 'messaging-history.set': { chats: [], contacts: [], messages: [], isLatest: true } });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((h.hooks.event as jest.Mock).mock.calls.map(([event]) => (event as { eventType: string }).eventType)).toEqual(reported);
+    expect(h.hooks.learned).toHaveBeenCalledTimes(1);
+  });
+
   it('forwards event batches in order to inbound mapping, without the connection and credential updates', async () => {
     const h = await openSession();
     const order: string[] = [];

@@ -430,16 +430,21 @@ export class BaileysSession implements NetworkSession {
 
   /** Batches reach inbound mapping one after the other, in the order the socket emitted them. */
   private forward(context: BaileysContext, events: Partial<BaileysEventMap>): Promise<void> {
-    const sink: InboundSink = {
-      event: (event) => {
-        if (!this.stopped) this.hooks.event(event);
-      },
-      learned: (facts) => {
-        if (!this.stopped) this.hooks.learned(facts);
-      },
-    };
     this.inboundQueue = this.inboundQueue
-      .then(() => this.deps.inbound.process(context, events, sink))
+      .then(async () => {
+        // The phone pushes its recent history whatever the setting (Baileys needs its LID mappings, and we keep its
+        // messages and contacts): only an instance whose effective `historySync` is on is told of it, as on the sandbox.
+        const reportsHistory = !events['messaging-history.set'] || (await this.hooks.historySyncEnabled());
+        const sink: InboundSink = {
+          event: (event) => {
+            if (!this.stopped && (reportsHistory || event.eventType !== 'message_history_sync')) this.hooks.event(event);
+          },
+          learned: (facts) => {
+            if (!this.stopped) this.hooks.learned(facts);
+          },
+        };
+        await this.deps.inbound.process(context, events, sink);
+      })
       .catch((error: unknown) => this.log.error({ err: error, events: Object.keys(events) }, 'inbound events not processed'));
     return this.inboundQueue;
   }
