@@ -355,6 +355,11 @@ export class FakeNetworkProcess {
     return this.call('GET', `/app-state?phone=${phone}`);
   }
 
+  /** Every app-state snapshot the server served (to devices syncing a collection from scratch), in order. */
+  appStateSnapshots(): Promise<{ collection: string; version: number; records: number; directPath: string }[]> {
+    return this.call('GET', '/app-state/snapshots');
+  }
+
   /**
    * A rival socket logs in as the device (same credentials, another process) after each of its next `times` logins,
    * `delayMs` after it; the server keeps the newest login and ends ours with a 440 conflict. Resolves with the ids of

@@ -21,7 +21,7 @@ const media = await new MediaServer().start();
 const groups = new Groups(network);
 const errorAcks = new ErrorAcks(network);
 const retries = new Retries(network);
-const appState = new AppState(network);
+const appState = new AppState(network, media);
 // Refusals first: a refused stanza reaches no group or contact.
 network.handlers.push(
   errorAckHandlers(errorAcks),

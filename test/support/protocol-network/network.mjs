@@ -133,6 +133,8 @@ export class FakeNetwork {
     this.inboxListeners = [];
     /** Run in order at a device's first login, before the history sync: `(device) => Promise` (the app-state key share). */
     this.firstLoginHooks = [];
+    /** `(account) => [{ id, ... }]`: conversations the phone lists in a new device's initial history (app state's chats). */
+    this.bootstrapConversations = [];
     /** Numbers connections and orders what happens to them (`links`): one counter for every login, stanza and close. */
     this.nextConnection = 1;
     this.nextSeq = 1;
@@ -414,7 +416,7 @@ export class FakeNetwork {
   async initialHistorySync(device) {
     const bootstrap = proto.HistorySync.encode({
       syncType: proto.HistorySync.HistorySyncType.INITIAL_BOOTSTRAP,
-      conversations: [],
+      conversations: this.bootstrapConversations.flatMap((conversationsOf) => conversationsOf(device.account)),
     }).finish();
     await this.sendFromPhone(device, {
       protocolMessage: {
