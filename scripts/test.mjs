@@ -64,7 +64,9 @@ const runBrowser = browserOnly || cliArgs.length === 0;
 
 function jestArgs(resultsFile) {
   const extra = cliArgs;
-  const args = ['node_modules/jest/bin/jest.js', '--config', 'jest.config.js', '--runInBand'];
+  // --forceExit: a suite that fails half-way through its setup can leave a client retrying a server it stopped (a
+  // Sentinel group that never formed), and Jest would then wait for it forever after the last test instead of reporting.
+  const args = ['node_modules/jest/bin/jest.js', '--config', 'jest.config.js', '--runInBand', '--forceExit'];
   // The JSON report lets us print a one-line summary; skip it when the caller asked for their own.
   const ownReport = extra.some((arg) => arg.startsWith('--json') || arg.startsWith('--outputFile'));
   if (!ownReport) args.push('--json', `--outputFile=${resultsFile}`);
