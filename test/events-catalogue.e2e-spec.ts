@@ -3,7 +3,7 @@ import { eventLog, eventually, type LoggedEvent } from './support/event-log';
 import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
 import { Http } from './support/http';
 import { expectErrorBody, useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import { ownsAllShards, spawnApp, type AppProcess } from './support/processes';
 
 // Every event type of decisions.md, caused on the sandbox network the way a phone or a contact would, with the
 // whole payload of the reference events file. Only times and generated ids are matched loosely.
@@ -101,6 +101,7 @@ describe('event catalogue: every event type from the sandbox network, with the r
 
   beforeAll(async () => {
     [api, worker] = await Promise.all([startApi(), spawnApp('worker')]);
+    await ownsAllShards(worker, api.config.shardCount);
     http = new Http(api.url);
     await useServedOpenApi(api.url);
     customer = await createCustomer(http, 'Catalogue Co');

@@ -1,11 +1,10 @@
-import { startApi, type RunningApi } from './support/api-harness';
 import { eventLog, eventually } from './support/event-log';
-import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
-import { Http } from './support/http';
+import type { CreatedInstance } from './support/fixtures';
+import type { Http } from './support/http';
 import { headersOf, waitForStatus } from './support/instance-world';
-import { useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
-import { FakeNetworkProcess, type PhoneChange } from './support/protocol-network/fake-network';
+import type { AppProcess } from './support/processes';
+import type { FakeNetworkProcess, PhoneChange } from './support/protocol-network/fake-network';
+import { RealNetworkWorld } from './support/real-network-world';
 
 const ME = '447700900300';
 const ANN_PHONE = '447700900323';
@@ -43,48 +42,24 @@ function inAnyOrder(events: EventPair[]): EventPair[] {
  * and applies, and a patch with a bad MAC is refused by Baileys without costing the instance its connection.
  */
 describe('app-state sync with the phone (fake network on loopback)', () => {
+  let world: RealNetworkWorld;
   let network: FakeNetworkProcess;
-  let api: RunningApi;
   let worker: AppProcess;
   let http: Http;
-  let customer: Customer;
   let real: CreatedInstance;
   let realDevice: string;
   let sandbox: CreatedInstance;
 
   beforeAll(async () => {
-    network = await FakeNetworkProcess.start();
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker', network.workerEnv())]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    customer = await createCustomer(http, 'App State Co');
-    await network.addContact(ANN_PHONE, 'Ann', ANN_LID);
+    world = await RealNetworkWorld.start({ customer: 'App State Co', people: [{ phone: ANN_PHONE, name: 'Ann', lid: ANN_LID }] });
+    ({ network, worker, http } = world);
     await network.shareAppStateKeyAtPairing(ME);
-    [{ instance: real, deviceJid: realDevice }, sandbox] = await Promise.all([pairedRealInstance(), pairedSandboxInstance()]);
+    [{ instance: real, deviceJid: realDevice }, sandbox] = await Promise.all([world.pairReal(ME), world.pairSandbox(ME)]);
   });
 
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
-    await network?.stop();
-  });
+  afterAll(() => world?.stop());
 
-  async function pairedRealInstance(phone = ME): Promise<{ instance: CreatedInstance; deviceJid: string }> {
-    const instance = await createInstance(http, customer.apiKey, { name: `real ${phone}`, sandbox: false });
-    const qr = await http.get('/session/qr/text', headersOf(instance));
-    expect(qr.status).toBe(200);
-    const { deviceJid } = await network.scan((qr.body as { code: string }).code, phone);
-    await waitForStatus(http, instance, (status) => status.isConnected);
-    return { instance, deviceJid };
-  }
-
-  async function pairedSandboxInstance(): Promise<CreatedInstance> {
-    const instance = await createInstance(http, customer.apiKey, { name: 'sandbox twin', sandbox: true });
-    expect((await http.post('/sandbox/pair', { phone: ME }, headersOf(instance))).status).toBe(200);
-    const contact = await http.post('/sandbox/contacts', { id: `+${ANN_PHONE}`, pushName: 'Ann', lid: ANN_LID }, headersOf(instance));
-    expect(contact.status).toBe(201);
-    await waitForStatus(http, instance, (status) => status.isConnected);
-    return instance;
-  }
+  const pairedRealInstance = (phone = ME) => world.pairReal(phone);
 
   /** The instance's events after the first `before`, once there are `count` of them (the failure names those seen). */
   async function eventsAfter(instance: CreatedInstance, before: number, count: number, timeoutMs = 10_000): Promise<EventPair[]> {

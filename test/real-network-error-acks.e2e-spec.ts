@@ -10,6 +10,7 @@ import { useServedOpenApi } from './support/openapi';
 import { spawnApp, type AppProcess } from './support/processes';
 import { FakeNetworkProcess } from './support/protocol-network/fake-network';
 import { WebhookReceiver } from './support/webhook-receiver';
+import { storedAuth } from './support/real-network-world';
 
 const SIGNING_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const ANN_PHONE = '447700900123';
@@ -323,21 +324,6 @@ describe('real instances whose sends the network refuses, and whose device it re
       detail: 'validation error: code must be 421, 463, 479 or null',
     });
   });
-
-  /** The instance's stored network credentials and Signal keys. */
-  async function storedAuth(instance: CreatedInstance): Promise<{ credentials: number; keys: number }> {
-    const db = new Client({ connectionString: testEnv().DATABASE_URL });
-    await db.connect();
-    try {
-      const [credentials, keys] = await Promise.all([
-        db.query<{ count: string }>('SELECT count(*) FROM network_credentials WHERE instance_id = $1', [instance.id]),
-        db.query<{ count: string }>('SELECT count(*) FROM network_keys WHERE instance_id = $1', [instance.id]),
-      ]);
-      return { credentials: Number(credentials.rows[0].count), keys: Number(keys.rows[0].count) };
-    } finally {
-      await db.end();
-    }
-  }
 
   it('a rival socket of the same device keeps logging in (440 each time): three reconnects, then login_error, credentials kept', async () => {
     const { instance, deviceJid } = await pairedRealInstance('/rival', '447700900500');

@@ -1,11 +1,9 @@
-import { startApi, type RunningApi } from './support/api-harness';
 import { eventsOfType, eventually, lastSeqOf } from './support/event-log';
-import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
-import { Http } from './support/http';
+import type { CreatedInstance } from './support/fixtures';
+import type { Http } from './support/http';
 import { headersOf, waitForStatus } from './support/instance-world';
-import { useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
-import { FakeNetworkProcess, type GroupChange, type ReceivedMessage } from './support/protocol-network/fake-network';
+import type { FakeNetworkProcess, GroupChange, ReceivedMessage } from './support/protocol-network/fake-network';
+import { RealNetworkWorld } from './support/real-network-world';
 
 const ME = '447700900500';
 const ME_JID = `${ME}@s.whatsapp.net`;
@@ -44,43 +42,23 @@ const ADDRESSING: ['phone number' | 'LID (the phone number alongside)', 'pn' | '
  * groups.mjs), in both ways the network addresses people, compared with the sandbox's events for the same actions.
  */
 describe('real instances: contacts with several devices and group changes over the WhatsApp Web protocol (fake network)', () => {
+  let world: RealNetworkWorld;
   let network: FakeNetworkProcess;
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
-  let customer: Customer;
   let real: CreatedInstance;
   let realDevice: string;
   let sandbox: CreatedInstance;
 
   beforeAll(async () => {
-    network = await FakeNetworkProcess.start();
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker', network.workerEnv())]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    customer = await createCustomer(http, 'Devices Co');
-    for (const person of Object.values(PEOPLE)) await network.addContact(person.phone, person.name, lidOf(person));
-    real = await createInstance(http, customer.apiKey, { name: 'real', sandbox: false });
-    const qr = await http.get('/session/qr/text', headersOf(real));
-    expect(qr.status).toBe(200);
-    realDevice = (await network.scan((qr.body as { code: string }).code, ME)).deviceJid;
-    sandbox = await createInstance(http, customer.apiKey, { name: 'sandbox twin', sandbox: true });
-    expect((await http.post('/sandbox/pair', { phone: ME }, headersOf(sandbox))).status).toBe(200);
-    for (const person of Object.values(PEOPLE)) {
-      const added = await http.post(
-        '/sandbox/contacts',
-        { id: `+${person.phone}`, pushName: person.name, lid: lidOf(person) },
-        headersOf(sandbox),
-      );
-      expect(added.status).toBe(201);
-    }
-    await Promise.all([real, sandbox].map((instance) => waitForStatus(http, instance, (status) => status.isConnected)));
+    world = await RealNetworkWorld.start({
+      customer: 'Devices Co',
+      people: Object.values(PEOPLE).map((person) => ({ phone: person.phone, name: person.name, lid: lidOf(person) })),
+    });
+    ({ network, http } = world);
+    [{ instance: real, deviceJid: realDevice }, sandbox] = await Promise.all([world.pairReal(ME, 'real'), world.pairSandbox(ME)]);
   });
 
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
-    await network?.stop();
-  });
+  afterAll(() => world?.stop());
 
   /** Sends text on the real instance to a person or a group; resolves with the message id. */
   async function send(to: string, message: string): Promise<string> {

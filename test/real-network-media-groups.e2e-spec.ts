@@ -1,14 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { startApi, type RunningApi } from './support/api-harness';
 import { eventLog, eventually } from './support/event-log';
-import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
-import { Http } from './support/http';
+import type { CreatedInstance } from './support/fixtures';
+import type { Http } from './support/http';
 import { headersOf, waitForStatus } from './support/instance-world';
-import { useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
 import { FakeMedia } from './support/protocol-network/fake-media';
-import { FakeNetworkProcess, type ReceivedMessage } from './support/protocol-network/fake-network';
+import type { FakeNetworkProcess, ReceivedMessage } from './support/protocol-network/fake-network';
+import { RealNetworkWorld } from './support/real-network-world';
 
 const ME = '447700900300';
 const ANN_PHONE = '447700900323';
@@ -51,44 +49,28 @@ function download(baseUrl: string, id: string, instance: CreatedInstance) {
  * sender keys, against the fake network in test/support/protocol-network.
  */
 describe('real instances: media and groups over the WhatsApp Web protocol (fake network on loopback)', () => {
+  let world: RealNetworkWorld;
   let network: FakeNetworkProcess;
   let media: FakeMedia;
-  let api: RunningApi;
-  let worker: AppProcess;
   let http: Http;
-  let customer: Customer;
   let real: CreatedInstance;
   let realDevice: string;
   let sandbox: CreatedInstance;
 
   beforeAll(async () => {
-    network = await FakeNetworkProcess.start();
+    world = await RealNetworkWorld.start({
+      customer: 'Media Co',
+      people: [
+        { phone: ANN_PHONE, name: 'Ann', lid: ANN_LID },
+        { phone: BOB_PHONE, name: 'Bob', lid: BOB_LID },
+      ],
+    });
+    ({ network, http } = world);
     media = new FakeMedia(network);
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker', network.workerEnv())]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    customer = await createCustomer(http, 'Media Co');
-    await network.addContact(ANN_PHONE, 'Ann', ANN_LID);
-    await network.addContact(BOB_PHONE, 'Bob', BOB_LID);
-    real = await createInstance(http, customer.apiKey, { name: 'real', sandbox: false });
-    const qr = await http.get('/session/qr/text', headersOf(real));
-    expect(qr.status).toBe(200);
-    realDevice = (await network.scan((qr.body as { code: string }).code, ME)).deviceJid;
-    sandbox = await createInstance(http, customer.apiKey, { name: 'sandbox twin', sandbox: true });
-    expect((await http.post('/sandbox/pair', { phone: ME }, headersOf(sandbox))).status).toBe(200);
-    for (const [phone, pushName, lid] of [
-      [ANN_PHONE, 'Ann', ANN_LID],
-      [BOB_PHONE, 'Bob', BOB_LID],
-    ]) {
-      expect((await http.post('/sandbox/contacts', { id: `+${phone}`, pushName, lid }, headersOf(sandbox))).status).toBe(201);
-    }
-    await Promise.all([real, sandbox].map((instance) => waitForStatus(http, instance, (status) => status.isConnected)));
+    [{ instance: real, deviceJid: realDevice }, sandbox] = await Promise.all([world.pairReal(ME, 'real'), world.pairSandbox(ME)]);
   });
 
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
-    await network?.stop();
-  });
+  afterAll(() => world?.stop());
 
   /** The `message` event an instance logged for message `id`. */
   async function messageEvent(instance: CreatedInstance, id: string): Promise<Record<string, unknown>> {
@@ -196,7 +178,7 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
       expect(withoutIds(realEvent)).toEqual(withoutIds(sandboxEvent));
       expect(realEvent).toEqual(annMedia(id, { mediaType: 'image', mimeType: 'image/png', id, fileLength: bytes.length, caption: 'look' }));
 
-      const response = await download(api.url, id, real);
+      const response = await download(world.api.url, id, real);
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toBe('image/png');
       expect(response.headers['content-length']).toBe(String(bytes.length));
@@ -223,7 +205,7 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
       );
       await waitForStatus(http, real, (status) => status.isConnected);
 
-      const response = await download(api.url, id, real);
+      const response = await download(world.api.url, id, real);
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toBe('application/pdf');
       expect(Buffer.compare(response.body as Buffer, bytes)).toBe(0);
@@ -249,7 +231,7 @@ describe('real instances: media and groups over the WhatsApp Web protocol (fake 
       expect(await messageEvent(real, id)).toEqual(
         annMedia(id, { mediaType: 'document', mimeType: 'application/pdf', id, fileLength: bytes.length, filename: 'by-lid.pdf' }),
       );
-      const response = await download(api.url, id, real);
+      const response = await download(world.api.url, id, real);
       expect(response.status).toBe(200);
       expect(response.headers['content-disposition']).toBe(`attachment; filename="by-lid.pdf"; filename*=UTF-8''by-lid.pdf`);
       expect(Buffer.compare(response.body as Buffer, bytes)).toBe(0);

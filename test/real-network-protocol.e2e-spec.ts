@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { startApi, type RunningApi } from './support/api-harness';
-import { testEnv } from './support/environment';
 import { eventLog, eventually } from './support/event-log';
 import { createCustomer, createInstance, type CreatedInstance, type Customer } from './support/fixtures';
 import { Http } from './support/http';
@@ -11,6 +9,7 @@ import { useServedOpenApi } from './support/openapi';
 import { spawnApp, type AppProcess } from './support/processes';
 import { FakeNetworkProcess, type ReceivedMessage } from './support/protocol-network/fake-network';
 import { WebhookReceiver } from './support/webhook-receiver';
+import { storedAuth } from './support/real-network-world';
 
 const SIGNING_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const ME = '447700900100';
@@ -729,21 +728,6 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
     });
     expect(worker.output()).toContain(`${real.id}: link down (taken over while this worker holds the instance`);
   });
-
-  /** The instance's stored network credentials and Signal keys. */
-  async function storedAuth(instance: CreatedInstance): Promise<{ credentials: number; keys: number }> {
-    const db = new Client({ connectionString: testEnv().DATABASE_URL });
-    await db.connect();
-    try {
-      const [credentials, keys] = await Promise.all([
-        db.query<{ count: string }>('SELECT count(*) FROM network_credentials WHERE instance_id = $1', [instance.id]),
-        db.query<{ count: string }>('SELECT count(*) FROM network_keys WHERE instance_id = $1', [instance.id]),
-      ]);
-      return { credentials: Number(credentials.rows[0].count), keys: Number(keys.rows[0].count) };
-    } finally {
-      await db.end();
-    }
-  }
 
   it('logged out from the phone (401): logged_out as on the sandbox, unpaired, credentials and keys deleted', async () => {
     const { instance, deviceJid } = await pairedRealInstance('/phone-logout', '447700900003');

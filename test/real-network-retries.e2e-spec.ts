@@ -1,13 +1,12 @@
 import { Client } from 'pg';
-import { startApi, type RunningApi } from './support/api-harness';
 import { testEnv } from './support/environment';
 import { eventLog, eventually, type LoggedEvent } from './support/event-log';
-import { createCustomer, createInstance, type CreatedInstance } from './support/fixtures';
-import { Http } from './support/http';
+import type { CreatedInstance } from './support/fixtures';
+import type { Http } from './support/http';
 import { headersOf, waitForStatus } from './support/instance-world';
-import { useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
-import { FakeNetworkProcess, type ReceivedMessage } from './support/protocol-network/fake-network';
+import type { AppProcess } from './support/processes';
+import type { FakeNetworkProcess, ReceivedMessage } from './support/protocol-network/fake-network';
+import { RealNetworkWorld } from './support/real-network-world';
 
 // Retry receipts both ways on the fake network (issue 26 items 2 and 3): messages our device cannot decrypt are asked
 // for again and, when they never arrive, reported as `message_undecryptable`; a contact that cannot decrypt what we
@@ -34,8 +33,8 @@ const ADDRESSING: [string, 'pn' | 'lid'][] = [
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('retry receipts on the fake network (undecryptable messages, resends)', () => {
+  let world: RealNetworkWorld;
   let network: FakeNetworkProcess;
-  let api: RunningApi;
   let worker: AppProcess;
   let http: Http;
   let real: CreatedInstance;
@@ -43,22 +42,16 @@ describe('retry receipts on the fake network (undecryptable messages, resends)',
   let sandbox: CreatedInstance;
 
   beforeAll(async () => {
-    network = await FakeNetworkProcess.start();
-    [api, worker] = await Promise.all([startApi(), spawnApp('worker', { ...network.workerEnv(), UNDECRYPTABLE_AFTER_SECONDS: '2' })]);
-    http = new Http(api.url);
-    await useServedOpenApi(api.url);
-    const customer = await createCustomer(http, 'Retries Co');
-    await network.addContact(ANN_PHONE, 'Ann', ANN_LID);
-    real = await createInstance(http, customer.apiKey, { name: 'retries real', sandbox: false });
-    sandbox = await createInstance(http, customer.apiKey, { name: 'retries sandbox', sandbox: true });
-    const qr = await http.get('/session/qr/text', headersOf(real));
-    expect(qr.status).toBe(200);
-    ({ deviceJid: device } = await network.scan((qr.body as { code: string }).code, ME));
-    expect((await http.post('/sandbox/pair', { phone: ME }, headersOf(sandbox))).status).toBe(200);
-    expect((await http.post('/sandbox/contacts', { id: `+${ANN_PHONE}`, pushName: 'Ann', lid: ANN_LID }, headersOf(sandbox))).status).toBe(
-      201,
-    );
-    await Promise.all([waitForStatus(http, real, (s) => s.isConnected), waitForStatus(http, sandbox, (s) => s.isConnected)]);
+    world = await RealNetworkWorld.start({
+      customer: 'Retries Co',
+      people: [{ phone: ANN_PHONE, name: 'Ann', lid: ANN_LID }],
+      workerEnv: { UNDECRYPTABLE_AFTER_SECONDS: String(FINAL_AFTER_MS / 1000) },
+    });
+    ({ network, worker, http } = world);
+    [{ instance: real, deviceJid: device }, sandbox] = await Promise.all([
+      world.pairReal(ME, 'retries real'),
+      world.pairSandbox(ME, 'retries sandbox'),
+    ]);
     // Ann and the device have a Signal session before anything is damaged (a first message from her opens it).
     await network.sendFromContact(ANN_PHONE, device, { conversation: 'hello' });
     await eventually(
@@ -67,10 +60,7 @@ describe('retry receipts on the fake network (undecryptable messages, resends)',
     );
   });
 
-  afterAll(async () => {
-    await Promise.all([api?.close(), worker?.stop()]);
-    await network?.stop();
-  });
+  afterAll(() => world?.stop());
 
   const eventsAbout = (log: LoggedEvent[], id: string) =>
     log.filter((event) => event.data.id === id).map((event) => [event.eventType, event.data] as [string, Record<string, unknown>]);

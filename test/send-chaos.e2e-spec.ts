@@ -5,7 +5,7 @@ import { subPrefix, testEnv } from './support/environment';
 import { eventually } from './support/event-log';
 import { createCustomer, createInstance, type CreatedInstance } from './support/fixtures';
 import { Http } from './support/http';
-import { spawnApp, type AppProcess } from './support/processes';
+import { ownsAllShards, spawnApp, type AppProcess } from './support/processes';
 
 const INSTANCES = 50;
 const SENDS = 10_000;
@@ -50,11 +50,7 @@ describe('send durability under failure', () => {
 
   it('delivers every accepted send although the worker is killed and Redis is wiped mid-run', async () => {
     const http = new Http(api.url, { checkSpec: false });
-    await eventually(
-      async () => ((await (await fetch(`${workers[0].url}/status`)).json()) as { shards: number[] }).shards.length,
-      (owned) => owned === api.config.shardCount,
-      15_000,
-    );
+    await ownsAllShards(workers[0], api.config.shardCount, 15_000);
     const customer = await createCustomer(http, 'Chaos Co');
     const instances: CreatedInstance[] = [];
     for (let i = 0; i < INSTANCES; i += 1)

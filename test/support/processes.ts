@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { testEnv } from './environment';
+import { eventually } from './event-log';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -71,6 +72,18 @@ export async function spawnApp(
     throw error;
   }
   return { url, child, output: () => log, stop };
+}
+
+/**
+ * Resolves once the worker holds every one of the `shardCount` shard leases. A worker of an earlier suite that was
+ * killed leaves its leases live until they expire (`SHARD_LEASE_MS`); until then its shards' instances have no session.
+ */
+export async function ownsAllShards(worker: AppProcess, shardCount: number, timeoutMs = 30_000): Promise<void> {
+  await eventually(
+    async () => ((await (await fetch(`${worker.url}/status`)).json()) as { shards: number[] }).shards.length,
+    (owned) => owned === shardCount,
+    timeoutMs,
+  );
 }
 
 export interface PrivateRedis {
