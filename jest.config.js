@@ -42,6 +42,11 @@ module.exports = {
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts'] },
     // Each raw-SQL repository against the run's real, migrated PostgreSQL database: seconds, no apps started.
     { ...common, displayName: 'repositories', testMatch: ['<rootDir>/test/repositories/**/*.repo-spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+    {
+      ...common,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      setupFilesAfterEnv: ['<rootDir>/test/support/between-suites.ts'],
+    },
   ],
 };

@@ -7,7 +7,7 @@ import { createCustomer, createInstance, type CreatedInstance, type Customer } f
 import { Http } from './support/http';
 import { headersOf, waitForStatus } from './support/instance-world';
 import { useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import { ownsAllShards, spawnApp, type AppProcess } from './support/processes';
 import { FakeNetworkProcess } from './support/protocol-network/fake-network';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { storedAuth } from './support/real-network-world';
@@ -49,6 +49,7 @@ describe('real instances whose sends the network refuses, and whose device it re
       startApi({ webhookAllowedHosts: ['127.0.0.1'] }),
       spawnApp('worker', { ...network.workerEnv(), ...BREAKER_ENV, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }),
     ]);
+    await ownsAllShards(worker, api.config.shardCount);
     http = new Http(api.url);
     await useServedOpenApi(api.url);
     customer = await createCustomer(http, 'Refusals Co');

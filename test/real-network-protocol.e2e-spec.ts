@@ -6,7 +6,7 @@ import { createCustomer, createInstance, type CreatedInstance, type Customer } f
 import { Http } from './support/http';
 import { headersOf, waitForStatus } from './support/instance-world';
 import { useServedOpenApi } from './support/openapi';
-import { spawnApp, type AppProcess } from './support/processes';
+import { ownsAllShards, spawnApp, type AppProcess } from './support/processes';
 import { FakeNetworkProcess, type ReceivedMessage } from './support/protocol-network/fake-network';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { storedAuth } from './support/real-network-world';
@@ -87,6 +87,7 @@ describe('real instances over the WhatsApp Web protocol (fake network on loopbac
       startApi({ webhookAllowedHosts: ['127.0.0.1'] }),
       spawnApp('worker', { ...network.workerEnv(), WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }),
     ]);
+    await ownsAllShards(worker, api.config.shardCount);
     http = new Http(api.url);
     await useServedOpenApi(api.url);
     customer = await createCustomer(http, 'Protocol Co');

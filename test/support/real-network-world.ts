@@ -6,7 +6,7 @@ import { createCustomer, createInstance, type CreatedInstance, type Customer } f
 import { Http } from './http';
 import { headersOf, waitForStatus } from './instance-world';
 import { useServedOpenApi } from './openapi';
-import { spawnApp, type AppProcess } from './processes';
+import { ownsAllShards, spawnApp, type AppProcess } from './processes';
 import { FakeNetworkProcess } from './protocol-network/fake-network';
 
 /** Someone on the network: a contact of the fake network and of every sandbox twin. */
@@ -43,6 +43,8 @@ export class RealNetworkWorld {
   static async start(options: RealNetworkWorldOptions): Promise<RealNetworkWorld> {
     const network = await FakeNetworkProcess.start();
     const [api, worker] = await Promise.all([startApi(options.api), spawnApp('worker', { ...network.workerEnv(), ...options.workerEnv })]);
+    // Until then, an instance on a shard an earlier suite's killed worker still holds has no session (503).
+    await ownsAllShards(worker, api.config.shardCount);
     const http = new Http(api.url);
     await useServedOpenApi(api.url);
     const customer = await createCustomer(http, options.customer);
