@@ -337,6 +337,7 @@ describe('account plane', () => {
       const own = { 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id };
       expect((await http.put('/instance/settings', { pullMode: true }, own)).status).toBe(204);
       expect((await http.get('/instance/settings', own)).body).toEqual({
+        name: 'main',
         useCustomDefaults: true,
         pullMode: true,
         webhookUrl: '',

@@ -58,6 +58,7 @@ const ENDPOINTS: MatrixEndpoint[] = [
     ],
   },
   { method: 'get', route: '/groups/{id}', path: groupPath(''), badPaths: badPath('') },
+  { method: 'get', route: '/groups/{id}/participants', path: groupPath('/participants'), badPaths: badPath('/participants') },
   {
     method: 'put',
     route: '/groups/{id}/participants',
@@ -254,6 +255,8 @@ describe('groups', () => {
         isJoinApprovalRequired: false,
         memberAddMode: 'admin_add',
       });
+      // The members alone, as the family's SDKs read them.
+      expect((await http.get(`/groups/${groupId}/participants`, headers())).body).toEqual((body as { participants: unknown }).participants);
       const events = await groupEvents(groupId);
       expect(events.map((event) => event.data)).toEqual([
         {
@@ -303,6 +306,7 @@ describe('groups', () => {
         ].sort((a, b) => a.id.localeCompare(b.id)),
       );
       expect(await groupOperations(groupId)).toEqual([
+        { name: 'groups.info', args: { groupId } }, // GET /groups/{id}/participants after the creation
         { name: 'groups.participants', args: { groupId, participants: [CAT_JID, DAN_JID], action: 'add' } },
         { name: 'groups.participants', args: { groupId, participants: [CAT_JID], action: 'promote' } },
         { name: 'groups.participants', args: { groupId, participants: [CAT_JID], action: 'demote' } },

@@ -47,7 +47,12 @@ const mediaInvalid = (kind: 'image' | 'video') => [
 ];
 
 const ENDPOINTS: MatrixEndpoint[] = [
-  { method: 'get', route: '/status/privacy', path: '/status/privacy' },
+  {
+    method: 'get',
+    route: '/status/privacy',
+    path: '/status/privacy',
+    badPaths: [{ path: '/status/privacy?format=array', detail: 'validation error: format must be one of object, list' }],
+  },
   {
     method: 'post',
     route: '/status/text',
@@ -104,12 +109,20 @@ describe('status', () => {
   const setPrivacy = async (type: string, list?: string[]) =>
     expect((await http.put('/sandbox/status-privacy', { type, ...(list ? { list } : {}) }, headers())).status).toBe(204);
 
-  it('reports the default privacy until the phone changes it, then the phone setting', async () => {
+  it('reports the default privacy until the phone changes it, then the phone setting: one object, or a list on request', async () => {
     const initial = await http.get('/status/privacy', headers());
     expect(initial.status).toBe(200);
-    expect(initial.body).toEqual([{ type: 'contacts', list: [], isDefault: true }]);
+    expect(initial.body).toEqual({ type: 'contacts', list: [], isDefault: true });
     await setPrivacy('blacklist', [BOB_JID]);
-    expect((await http.get('/status/privacy', headers())).body).toEqual([{ type: 'blacklist', list: [BOB_JID], isDefault: false }]);
+    expect((await http.get('/status/privacy', headers())).body).toEqual({ type: 'blacklist', list: [BOB_JID], isDefault: false });
+    expect((await http.get('/status/privacy?format=object', headers())).body).toEqual({
+      type: 'blacklist',
+      list: [BOB_JID],
+      isDefault: false,
+    });
+    expect((await http.get('/status/privacy?format=list', headers())).body).toEqual([
+      { type: 'blacklist', list: [BOB_JID], isDefault: false },
+    ]);
     await setPrivacy('contacts');
   });
 
@@ -243,7 +256,7 @@ describe('status', () => {
     const sibling = await pairedInstance(http, world.customer, '15550379002');
     for (const other of [world.strangerInstance, sibling]) {
       expectErrorBody(await http.post(`/status/${id}/delete`, undefined, headersOf(other)), 404, 'not found');
-      expect((await http.get('/status/privacy', headersOf(other))).body).toEqual([{ type: 'contacts', list: [], isDefault: true }]);
+      expect((await http.get('/status/privacy', headersOf(other))).body).toEqual({ type: 'contacts', list: [], isDefault: true });
     }
     expect((await outboxEntry(id)).content).toEqual({ text: 'Ours', audience: [ANN_JID, BOB_JID, CAROL_JID] });
   });

@@ -1,6 +1,6 @@
 import type { InstanceRecord } from '@app/database';
 import { maskSecret } from '@app/security';
-import type { InstanceDetailDto, InstanceSettingsDto } from './dto/instance-detail.dto';
+import type { InstanceDetailDto, InstanceOwnSettingsDto, InstanceSettingsDto } from './dto/instance-detail.dto';
 
 export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
   const { settings } = record;
@@ -12,6 +12,10 @@ export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
     historySync: settings.historySync,
     eventFilters: settings.eventFilters,
   };
+}
+
+export function toOwnSettingsDto(record: InstanceRecord): InstanceOwnSettingsDto {
+  return { name: record.name, ...toSettingsDto(record) };
 }
 
 export function toInstanceDetail(record: InstanceRecord): InstanceDetailDto {

@@ -7,15 +7,15 @@ import { issueApiKey, isMaskedSecret, newId, secretWrite } from '@app/security';
 import { KeyResolver } from '../auth/key-resolver';
 import { pageWindow } from '../common/page-query.dto';
 import { MASKED_SECRET_RULE } from './customer-account.service';
-import type { CreatedInstanceDto, InstanceDetailDto, InstancePageDto, InstanceSettingsDto } from './dto/instance-detail.dto';
+import type { CreatedInstanceDto, InstanceDetailDto, InstanceOwnSettingsDto, InstancePageDto } from './dto/instance-detail.dto';
 import type { CreateInstanceDto, ListInstancesQueryDto, RenameInstanceDto, UpdateInstanceSettingsDto } from './dto/instance-requests.dto';
 import type { PacingDto } from './dto/pacing.dto';
-import { toInstanceDetail, toSettingsDto } from './instance-detail.mapper';
+import { toInstanceDetail, toOwnSettingsDto } from './instance-detail.mapper';
 import { InstanceListCache } from './instance-list-cache';
 import { WebhookTargets } from './webhook-targets';
 
 /** Converts the API's empty-string "unset" into storage's null. */
-export function toStoredSettings(dto: UpdateInstanceSettingsDto): Partial<InstanceSettings> {
+export function toStoredSettings(dto: Omit<UpdateInstanceSettingsDto, 'name'>): Partial<InstanceSettings> {
   const { webhookUrl, eventSigningSecret, eventFilters, ...flags } = dto;
   return {
     ...flags,
@@ -60,8 +60,8 @@ export class InstancesService {
     return toInstanceDetail(await this.require(scope, id));
   }
 
-  async getSettings(scope: InstanceScope): Promise<InstanceSettingsDto> {
-    return toSettingsDto(await this.require(scope, scope.instanceId));
+  async getSettings(scope: InstanceScope): Promise<InstanceOwnSettingsDto> {
+    return toOwnSettingsDto(await this.require(scope, scope.instanceId));
   }
 
   /**
@@ -90,8 +90,8 @@ export class InstancesService {
 
   async updateSettings(scope: CustomerScope, id: string, dto: UpdateInstanceSettingsDto): Promise<void> {
     await this.webhooks.assertAllowed('webhookUrl', dto.webhookUrl);
-    const settings = toStoredSettings(await this.withoutEchoedSecret(scope, id, dto));
-    if (!(await this.instances.updateSettings(scope, id, settings))) throw new AppError('not_found');
+    const { name, ...rest } = await this.withoutEchoedSecret(scope, id, dto);
+    if (!(await this.instances.updateSettings(scope, id, toStoredSettings(rest), name?.trim()))) throw new AppError('not_found');
     await this.webhooks.changed({ instanceId: id });
   }
 

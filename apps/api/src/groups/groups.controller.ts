@@ -19,7 +19,7 @@ import {
   UpdateJoinRequestsDto,
   UpdateParticipantsDto,
 } from './dto/group-requests.dto';
-import { CreatedGroupDto, GroupInfoDto, GroupPictureDto, InviteLinkDto, JoinRequestDto } from './dto/group.dto';
+import { CreatedGroupDto, GroupInfoDto, GroupParticipantDto, GroupPictureDto, InviteLinkDto, JoinRequestDto } from './dto/group.dto';
 import { GroupsService } from './groups.service';
 
 /**
@@ -84,6 +84,15 @@ export class GroupsController {
   @ApiErrors(400, 404)
   get(@CurrentScope() scope: InstanceScope, @Param('id', groupIdParam()) id: string): Promise<GroupInfoDto> {
     return this.groups.get(scope, id);
+  }
+
+  /** The group's members and their roles, as the network has them now (the `participants` of `GET /groups/{id}`). */
+  @Get(':id/participants')
+  @RequiresConnection()
+  @ApiOkResponse({ type: GroupParticipantDto, isArray: true })
+  @ApiErrors(400, 404)
+  listParticipants(@CurrentScope() scope: InstanceScope, @Param('id', groupIdParam()) id: string): Promise<GroupParticipantDto[]> {
+    return this.groups.listParticipants(scope, id);
   }
 
   /** Adds, removes, promotes or demotes members (admins only); a `group` event follows. */

@@ -13,7 +13,7 @@ import type {
   UpdateJoinRequestsDto,
   UpdateParticipantsDto,
 } from './dto/group-requests.dto';
-import type { CreatedGroupDto, GroupInfoDto, GroupPictureDto, InviteLinkDto, JoinRequestDto } from './dto/group.dto';
+import type { CreatedGroupDto, GroupInfoDto, GroupParticipantDto, GroupPictureDto, InviteLinkDto, JoinRequestDto } from './dto/group.dto';
 
 /**
  * Groups: every read and change goes to the network through the instance's session; answers refresh the store.
@@ -35,6 +35,10 @@ export class GroupsService {
 
   async get(scope: InstanceScope, groupId: string): Promise<GroupInfoDto> {
     return groupBody(await this.commands.perform(scope.instanceId, 'groups.info', { groupId }));
+  }
+
+  async listParticipants(scope: InstanceScope, groupId: string): Promise<GroupParticipantDto[]> {
+    return (await this.get(scope, groupId)).participants;
   }
 
   async participants(scope: InstanceScope, groupId: string, dto: UpdateParticipantsDto): Promise<void> {

@@ -1,7 +1,7 @@
 import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
 import { ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { InstanceScope } from '@app/contracts';
-import { InstanceSettingsDto } from '../account/dto/instance-detail.dto';
+import { InstanceOwnSettingsDto } from '../account/dto/instance-detail.dto';
 import { UpdateInstanceSettingsDto } from '../account/dto/instance-requests.dto';
 import { InstancesService } from '../account/instances.service';
 import { InstanceAuth } from '../auth/auth.decorators';
@@ -16,14 +16,14 @@ import { JsonStringResponse } from '../common/json-string.decorator';
 export class InstanceController {
   constructor(private readonly instances: InstancesService) {}
 
-  /** The instance's own stored settings. */
+  /** The instance's own stored settings, and its name. */
   @Get('settings')
-  @ApiOkResponse({ type: InstanceSettingsDto })
-  getSettings(@CurrentScope() scope: InstanceScope): Promise<InstanceSettingsDto> {
+  @ApiOkResponse({ type: InstanceOwnSettingsDto })
+  getSettings(@CurrentScope() scope: InstanceScope): Promise<InstanceOwnSettingsDto> {
     return this.instances.getSettings(scope);
   }
 
-  /** Changes the instance's settings; fields left out keep their value. */
+  /** Changes the instance's settings (and its name, when given); fields left out keep their value. */
   @Put('settings')
   @HttpCode(204)
   @ApiNoContentResponse({ description: 'settings updated' })

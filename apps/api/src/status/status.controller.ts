@@ -1,12 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiNoContentResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiCreatedResponse, ApiExtraModels, ApiNoContentResponse, ApiOkResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import type { InstanceScope } from '@app/contracts';
 import { InstanceAuth } from '../auth/auth.decorators';
 import { CurrentScope } from '../auth/scope';
 import { ApiErrors } from '../common/api-errors.decorator';
 import { CreatedIdDto } from '../common/created-id.dto';
 import { RequiresConnection } from '../instance-state/connected-instance.guard';
-import { PostImageStatusDto, PostTextStatusDto, PostVideoStatusDto, StatusPrivacyDto } from './dto/status.dto';
+import { PostImageStatusDto, PostTextStatusDto, PostVideoStatusDto, StatusPrivacyDto, StatusPrivacyQueryDto } from './dto/status.dto';
 import { messageIdParam } from './message-id.pipe';
 import { StatusService } from './status.service';
 
@@ -17,12 +17,18 @@ import { StatusService } from './status.service';
 export class StatusController {
   constructor(private readonly status: StatusService) {}
 
-  /** Who sees the account's status posts, as set on the phone. */
+  /** Who sees the account's status posts, as set on the phone: the setting in force, or every list with `format=list`. */
   @Get('privacy')
   @RequiresConnection()
-  @ApiOkResponse({ type: StatusPrivacyDto, isArray: true })
-  privacy(@CurrentScope() scope: InstanceScope): Promise<StatusPrivacyDto[]> {
-    return this.status.privacy(scope);
+  @ApiExtraModels(StatusPrivacyDto)
+  @ApiOkResponse({
+    schema: {
+      oneOf: [{ $ref: getSchemaPath(StatusPrivacyDto) }, { type: 'array', items: { $ref: getSchemaPath(StatusPrivacyDto) } }],
+    },
+  })
+  @ApiErrors(400)
+  privacy(@CurrentScope() scope: InstanceScope, @Query() query: StatusPrivacyQueryDto): Promise<StatusPrivacyDto | StatusPrivacyDto[]> {
+    return this.status.privacy(scope, query.format ?? 'object');
   }
 
   /** Posts a text status; the id is the status message id. */

@@ -9,6 +9,9 @@ import type { PostImageStatusDto, PostTextStatusDto, PostVideoStatusDto, StatusP
  * Status posts go straight to the network through the session; the id is ours, in the network's format. A media URL
  * is checked to be public here and downloaded on the network side.
  */
+/** What an account that never changed its status privacy has. */
+const DEFAULT_STATUS_AUDIENCE: StatusPrivacyDto = { type: 'contacts', list: [], isDefault: true };
+
 @Injectable()
 export class StatusService {
   constructor(
@@ -16,9 +19,14 @@ export class StatusService {
     private readonly urls: PublicUrls,
   ) {}
 
-  async privacy(scope: InstanceScope): Promise<StatusPrivacyDto[]> {
+  /**
+   * The network keeps one list per kind it was ever given; the one in force (`isDefault`, or the only one) comes first.
+   * The object is that one; `list` answers every list, as this route did before.
+   */
+  async privacy(scope: InstanceScope, format: 'object' | 'list'): Promise<StatusPrivacyDto | StatusPrivacyDto[]> {
     const { settings } = await this.commands.perform(scope.instanceId, 'status.privacy', {});
-    return settings;
+    if (format === 'list') return settings;
+    return settings[0] ?? DEFAULT_STATUS_AUDIENCE;
   }
 
   postText(scope: InstanceScope, dto: PostTextStatusDto): Promise<CreatedIdDto> {

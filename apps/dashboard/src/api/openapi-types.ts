@@ -1282,7 +1282,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** The group's members and their roles, as the network has them now (the `participants` of `GET /groups/{id}`). */
+        get: operations["GroupsController_listParticipants"];
         /** Adds, removes, promotes or demotes members (admins only); a `group` event follows. */
         put: operations["GroupsController_participants"];
         post?: never;
@@ -1519,9 +1520,9 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The instance's own stored settings. */
+        /** The instance's own stored settings, and its name. */
         get: operations["InstanceController_getSettings"];
-        /** Changes the instance's settings; fields left out keep their value. */
+        /** Changes the instance's settings (and its name, when given); fields left out keep their value. */
         put: operations["InstanceController_updateSettings"];
         post?: never;
         delete?: never;
@@ -2685,7 +2686,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Who sees the account's status posts, as set on the phone. */
+        /** Who sees the account's status posts, as set on the phone: the setting in force, or every list with `format=list`. */
         get: operations["StatusController_privacy"];
         put?: never;
         post?: never;
@@ -3595,6 +3596,26 @@ export interface components {
             settings: components["schemas"]["InstanceSettingsDto"];
             /** @enum {string} */
             status: "unpaired" | "pairing" | "connecting" | "connected" | "disconnected";
+        };
+        InstanceOwnSettingsDto: {
+            /** @description Event types delivered (allow-list); empty means all. */
+            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            /**
+             * @description The webhook signing secret, masked: its `whsec_` prefix, `…` and its last four characters (e.g. `whsec_…a1b2`);
+             *     empty when none is set. The full secret is shown nowhere: set it (or rotate it) by sending a new one in
+             *     `PUT /account/instances/{id}/settings` or `PUT /instance/settings`. Sending the masked value back keeps the secret.
+             */
+            eventSigningSecret: string;
+            /** @description Whether message history is synchronised after pairing. */
+            historySync: boolean;
+            /** @description The instance's name, as in the instance detail. */
+            name: string;
+            /** @description Events are collected for `GET /events` / `GET /events/stream` instead of being sent to the webhook. */
+            pullMode: boolean;
+            /** @description true: the instance follows the customer-level defaults; false: its own settings below apply. */
+            useCustomDefaults: boolean;
+            /** @description Where events are POSTed; empty when none is set. */
+            webhookUrl: string;
         };
         InstancePageDto: {
             items: components["schemas"]["InstanceDetailDto"][];
@@ -4874,6 +4895,11 @@ export interface components {
              */
             eventSigningSecret?: string;
             historySync?: boolean;
+            /**
+             * @description Renames the instance, as `PUT /account/instances/{id}/name` does. The settings read from `GET /instance/settings`
+             *     carry the name, so they can be sent back whole (the family SDKs do).
+             */
+            name?: string;
             pullMode?: boolean;
             useCustomDefaults?: boolean;
             /** @description http(s) URL that receives events; empty string removes it. */
@@ -11060,6 +11086,84 @@ export interface operations {
             };
         };
     };
+    GroupsController_listParticipants: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example 120363025246125486@g.us */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GroupParticipantDto"][];
+                };
+            };
+            /** @description invalid request: `invalid request body`, or `validation error: <field> ...` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid API key or dashboard session: `unauthorized` (`unauthorized: wrong email or password` on sign-in) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description not allowed: `device not paired`, or `forbidden: <reason>` (a disabled customer; a dashboard request without a valid CSRF token or from another origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no such resource: `not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description rate limited; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description instance not available */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
     GroupsController_participants: {
         parameters: {
             query?: never;
@@ -12149,7 +12253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["InstanceSettingsDto"];
+                    "application/json": components["schemas"]["InstanceOwnSettingsDto"];
                 };
             };
             /** @description invalid request: `invalid request body`, or `validation error: <field> ...` */
@@ -17800,7 +17904,9 @@ export interface operations {
     };
     StatusController_privacy: {
         parameters: {
-            query?: never;
+            query?: {
+                format?: "object" | "list";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -17812,7 +17918,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["StatusPrivacyDto"][];
+                    "application/json": components["schemas"]["StatusPrivacyDto"] | components["schemas"]["StatusPrivacyDto"][];
                 };
             };
             /** @description invalid request: `invalid request body`, or `validation error: <field> ...` */

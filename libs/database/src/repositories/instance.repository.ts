@@ -196,10 +196,14 @@ export class InstanceRepository {
     return count === 1;
   }
 
-  async updateSettings(scope: CustomerScope, id: string, settings: Partial<InstanceSettings>): Promise<boolean> {
+  /** Changes the settings and, when `name` is given, the name in the same statement. */
+  async updateSettings(scope: CustomerScope, id: string, settings: Partial<InstanceSettings>, name?: string): Promise<boolean> {
     const { eventSigningSecret, ...plain } = settings;
-    const data =
-      eventSigningSecret === undefined ? plain : { ...plain, eventSigningSecret: this.secrets.encryptOptional(eventSigningSecret) };
+    const data = {
+      ...plain,
+      ...(eventSigningSecret !== undefined ? { eventSigningSecret: this.secrets.encryptOptional(eventSigningSecret) } : {}),
+      ...(name !== undefined ? { name } : {}),
+    };
     const { count } = await this.prisma.instance.updateMany({ where: { id, customerId: scope.customerId }, data });
     return count === 1;
   }

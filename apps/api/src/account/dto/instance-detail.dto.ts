@@ -21,6 +21,15 @@ export class InstanceSettingsDto {
   eventFilters!: string[];
 }
 
+/**
+ * `GET /instance/settings`: the instance's settings and its name. Clients of the same contract family (the family's
+ * official SDKs) read and write the name with the settings; `PUT /instance/settings` accepts it back.
+ */
+export class InstanceOwnSettingsDto extends InstanceSettingsDto {
+  /** The instance's name, as in the instance detail. */
+  name!: string;
+}
+
 export class InstanceDetailDto {
   /** Instance id, used as `X-Instance-Id`. */
   id!: string;

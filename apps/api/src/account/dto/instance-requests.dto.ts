@@ -31,6 +31,17 @@ export class RenameInstanceDto {
 
 /** Fields left out keep their value; empty strings clear `webhookUrl` and `eventSigningSecret`. */
 export class UpdateInstanceSettingsDto {
+  /**
+   * Renames the instance, as `PUT /account/instances/{id}/name` does. The settings read from `GET /instance/settings`
+   * carry the name, so they can be sent back whole (the family SDKs do).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1, { message: NAME_RULE })
+  @MaxLength(100, { message: NAME_RULE })
+  @Matches(/\S/, { message: NAME_RULE })
+  name?: string;
+
   @IsOptional()
   @IsBoolean()
   useCustomDefaults?: boolean;

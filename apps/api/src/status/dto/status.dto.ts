@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsOptional, IsString } from 'class-validator';
+import { IsIn, IsOptional, IsString } from 'class-validator';
 import { MediaDataField, MediaUrlField, OptionalText, RequiredText } from '../../messages/dto/message.validators';
 import { IsMimeType, MAX_CAPTION_CHARS } from '../../messages/dto/send-media.dto';
 
@@ -15,6 +15,20 @@ export class StatusPrivacyDto {
 
   @ApiProperty({ description: 'true while the account never changed the setting' })
   isDefault!: boolean;
+}
+
+export const STATUS_PRIVACY_FORMATS = ['object', 'list'] as const;
+
+/**
+ * `GET /status/privacy`. The family SDKs read the audience in force as one object (the default); `format=list` answers
+ * every list the network keeps, the in-force one first: the shape this route had before (and the family's published
+ * OpenAPI document shows), for clients written against it.
+ */
+export class StatusPrivacyQueryDto {
+  @ApiProperty({ enum: STATUS_PRIVACY_FORMATS, required: false, default: 'object' })
+  @IsOptional()
+  @IsIn(STATUS_PRIVACY_FORMATS, { message: `must be one of ${STATUS_PRIVACY_FORMATS.join(', ')}` })
+  format?: (typeof STATUS_PRIVACY_FORMATS)[number];
 }
 
 /** `POST /status/text`. */
