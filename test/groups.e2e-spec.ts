@@ -256,7 +256,9 @@ describe('groups', () => {
         memberAddMode: 'admin_add',
       });
       // The members alone, as the family's SDKs read them.
-      expect((await http.get(`/groups/${groupId}/participants`, headers())).body).toEqual((body as { participants: unknown }).participants);
+      expect((await http.get(`/groups/${groupId}/participants`, headers())).body).toEqual(
+        (created.body as { participants: unknown }).participants,
+      );
       const events = await groupEvents(groupId);
       expect(events.map((event) => event.data)).toEqual([
         {

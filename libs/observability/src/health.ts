@@ -31,6 +31,28 @@ export class DependencyIndicators {
   }
 }
 
+/**
+ * What the process still has to do at start before it can take work (a worker adopting the shard space and starting its
+ * lease ownership): readiness answers 503 until each is released. The HTTP port opens earlier, so liveness answers
+ * while it starts, and a start that fails (the process exits) is never seen as ready.
+ */
+@Injectable()
+export class StartupGate {
+  private readonly waiting = new Set<string>();
+
+  hold(what: string): void {
+    this.waiting.add(what);
+  }
+
+  release(what: string): void {
+    this.waiting.delete(what);
+  }
+
+  pending(): string[] {
+    return [...this.waiting];
+  }
+}
+
 class HealthStatusDto {
   /** Always `ok` while the process serves requests. */
   status!: string;
@@ -42,6 +64,7 @@ export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
     private readonly dependencies: DependencyIndicators,
+    private readonly startup: StartupGate,
   ) {}
 
   /** Liveness: the process is up. */
@@ -51,11 +74,13 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Readiness: PostgreSQL and Redis answer. */
+  /** Readiness: the process has started, and PostgreSQL and Redis answer. */
   @Get('ready')
-  @ApiOkResponse({ description: 'PostgreSQL and Redis are reachable' })
-  @ApiServiceUnavailableResponse({ description: 'a dependency is down; `detail` names it' })
+  @ApiOkResponse({ description: 'started; PostgreSQL and Redis are reachable' })
+  @ApiServiceUnavailableResponse({ description: 'still starting, or a dependency is down; `detail` says which' })
   async ready(): Promise<HealthCheckResult> {
+    const starting = this.startup.pending();
+    if (starting.length > 0) throw new HttpException({ status: 503, detail: `not ready: starting (${starting.join(', ')})` }, 503);
     try {
       return await this.health.check([() => this.dependencies.database(), () => this.dependencies.redisServer()]);
     } catch (error) {

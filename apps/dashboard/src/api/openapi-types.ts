@@ -12100,14 +12100,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description PostgreSQL and Redis are reachable */
+            /** @description started; PostgreSQL and Redis are reachable */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
             };
-            /** @description a dependency is down; `detail` names it */
+            /** @description still starting, or a dependency is down; `detail` says which */
             503: {
                 headers: {
                     [name: string]: unknown;
