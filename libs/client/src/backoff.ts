@@ -23,6 +23,7 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function abortReason(signal: AbortSignal | undefined): unknown {
-  return signal?.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+function abortReason(signal: AbortSignal | undefined): Error {
+  const reason: unknown = signal?.reason;
+  return reason instanceof Error ? reason : new DOMException('The operation was aborted.', 'AbortError');
 }

@@ -109,7 +109,7 @@ export class GatewayClient {
     for (let attempt = 0; ; attempt += 1) {
       try {
         const data = await this.call(idempotencyKey, () =>
-          this.raw.request('post', path as PostPath, {
+          this.raw.request('post', path, {
             body,
             headers: { 'Idempotency-Key': idempotencyKey },
             signal: options.signal,
@@ -187,6 +187,8 @@ function errorOf(response: Response, body: unknown, idempotencyKey: string | und
   return new GatewayError(response.status, detail, response, idempotencyKey);
 }
 
+/** By name, not class: the DOMException may come from another realm (a test sandbox, an iframe). */
 function isAbort(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
+  const name = typeof error === 'object' && error !== null ? (error as { name?: unknown }).name : undefined;
+  return name === 'AbortError' || name === 'TimeoutError';
 }

@@ -1,5 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { webhookSignatureHeaders } from '@app/security';
+import { createHmac, randomBytes } from 'node:crypto';
 import { verifyWebhook, WebhookVerificationError, type WebhookScheme } from './webhooks.js';
 
 const NOW_SECONDS = 1_767_225_600;
@@ -10,9 +9,15 @@ const SECRETS = [
   ['a plain secret', 'a plain shared secret, 16+ characters'],
 ] as const;
 
-/** What the gateway's own signer (libs/security) puts on a delivery. */
+/** The headers of a delivery as decisions.md defines them (computed here with node:crypto, independently of the client). */
 function signed(secret: string, body = BODY, timestamp = NOW_SECONDS): Record<string, string> {
-  return webhookSignatureHeaders(secret, 'evt_1', timestamp, body);
+  const key = secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
+  return {
+    'X-Webhook-Signature': `sha256=${createHmac('sha256', key).update(body).digest('hex')}`,
+    'webhook-id': 'evt_1',
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': `v1,${createHmac('sha256', key).update(`evt_1.${timestamp}.${body}`).digest('base64')}`,
+  };
 }
 
 async function rejection(promise: Promise<unknown>): Promise<string> {
