@@ -217,8 +217,12 @@ describe('the typed client package (libs/client)', () => {
       for (const text of ['one', 'two', 'three']) await inbound(text);
       await eventually(() => Promise.resolve(texts()), (seen) => seen.length === 3);
       const beforeCut = stream.lastEventId!;
+      // Cut the stream and keep the client from reconnecting while three more events happen.
+      proxy.hold();
       proxy.dropConnections();
       for (const text of ['four', 'five', 'six']) await inbound(text);
+      await eventually(() => Promise.resolve(proxy.waiting()), (count) => count > 0);
+      proxy.release();
       await eventually(() => Promise.resolve(texts()), (seen) => seen.length === 6, 15_000);
 
       expect(texts()).toEqual(['one', 'two', 'three', 'four', 'five', 'six']);

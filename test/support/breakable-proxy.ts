@@ -7,19 +7,23 @@ export interface BreakableProxy {
   requestHeads: string[];
   /** Cuts every open connection, as a flaky network or a restarted load balancer would. */
   dropConnections(): void;
+  /** New connections are accepted but not forwarded until `release()`: the client cannot get through meanwhile. */
+  hold(): void;
+  /** How many connections `hold()` is keeping waiting. */
+  waiting(): number;
+  release(): void;
   close(): Promise<void>;
 }
 
 export async function startBreakableProxy(target: URL): Promise<BreakableProxy> {
   const sockets = new Set<Socket>();
   const requestHeads: string[] = [];
-  const server = createServer((client) => {
+  let held: (() => void)[] | undefined;
+  const forward = (client: Socket) => {
     const upstream = connect(Number(target.port), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => undefined);
-    }
+    sockets.add(upstream);
+    upstream.on('close', () => sockets.delete(upstream));
+    upstream.on('error', () => undefined);
     client.once('data', (chunk: Buffer) => requestHeads.push(chunk.toString('latin1').split('\r\n\r\n')[0]));
     client.pipe(upstream).pipe(client);
     const dropBoth = () => {
@@ -28,6 +32,13 @@ export async function startBreakableProxy(target: URL): Promise<BreakableProxy> 
     };
     client.on('close', dropBoth);
     upstream.on('close', dropBoth);
+  };
+  const server = createServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => undefined);
+    if (held) held.push(() => forward(client));
+    else forward(client);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -35,6 +46,15 @@ export async function startBreakableProxy(target: URL): Promise<BreakableProxy> 
     url: `http://127.0.0.1:${port}`,
     requestHeads,
     dropConnections: () => sockets.forEach((socket) => socket.destroy()),
+    hold: () => {
+      held ??= [];
+    },
+    waiting: () => held?.length ?? 0,
+    release: () => {
+      const waiting = held ?? [];
+      held = undefined;
+      waiting.forEach((start) => start());
+    },
     close: async () => {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       sockets.forEach((socket) => socket.destroy());

@@ -32,7 +32,9 @@ function run(command: string, args: string[], cwd: string): string {
  */
 export function installPackedClient(): InstalledClient {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-client-'));
-  const [packed] = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', dir], PACKAGE_DIR)) as {
+  const output = run('npm', ['pack', '--json', '--pack-destination', dir], PACKAGE_DIR);
+  // The prepack build prints before npm's JSON report.
+  const [packed] = JSON.parse(output.slice(output.indexOf('\n[') + 1)) as {
     filename: string;
     files: { path: string }[];
   }[];
