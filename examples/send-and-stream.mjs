@@ -6,7 +6,14 @@
 //   (optional: TEXT='...', IDEMPOTENCY_KEY=order-1042 to make a rerun send nothing new, LAST_EVENT_ID=<seq>)
 import { createGatewayClient, GatewayError } from '@messaging-gateway/client';
 
-const { GATEWAY_URL = 'http://127.0.0.1:3000', API_KEY, INSTANCE_ID, TO, TEXT = 'Hello from the typed client', IDEMPOTENCY_KEY } = process.env;
+const {
+  GATEWAY_URL = 'http://127.0.0.1:3000',
+  API_KEY,
+  INSTANCE_ID,
+  TO,
+  TEXT = 'Hello from the typed client',
+  IDEMPOTENCY_KEY,
+} = process.env;
 if (!API_KEY || !INSTANCE_ID || !TO) throw new Error('set API_KEY, INSTANCE_ID and TO');
 
 const gateway = createGatewayClient({ baseUrl: GATEWAY_URL, apiKey: API_KEY, instanceId: INSTANCE_ID });

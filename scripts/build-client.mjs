@@ -19,7 +19,6 @@ for (const config of ['tsconfig.build.json', 'tsconfig.cjs.json']) {
 mkdirSync(join(client, 'dist', 'cjs'), { recursive: true });
 writeFileSync(join(client, 'dist', 'cjs', 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);
 
-
 // Linked into the repository's node_modules as npm workspaces would, so examples/ (which import the package by name,
 // as a user's code does) run in place after a build.
 const link = join(root, 'node_modules', '@messaging-gateway', 'client');

@@ -31,7 +31,8 @@ function readDocument() {
 
 async function main() {
   const check = process.argv.includes('--check');
-  const generated = HEADER + astToString(await openapiTS(readDocument(), { alphabetize: true, rootTypes: true, rootTypesNoSchemaPrefix: true }));
+  const generated =
+    HEADER + astToString(await openapiTS(readDocument(), { alphabetize: true, rootTypes: true, rootTypesNoSchemaPrefix: true }));
   let committed = '';
   try {
     committed = readFileSync(TYPES_FILE, 'utf8');

@@ -29,7 +29,9 @@ describe('the typed client package (libs/client)', () => {
 
   it('packs only its build, README and manifest', () => {
     expect(installed.files.filter((file) => !file.startsWith('dist/'))).toEqual(['README.md', 'package.json']);
-    expect(installed.files).toEqual(expect.arrayContaining(['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts']));
+    expect(installed.files).toEqual(
+      expect.arrayContaining(['dist/esm/index.js', 'dist/esm/index.d.ts', 'dist/cjs/index.js', 'dist/cjs/index.d.ts']),
+    );
     // No sources, specs or tests: only compiled JavaScript and declarations.
     expect(installed.files.filter((file) => file.includes('.spec.') || (file.endsWith('.ts') && !file.endsWith('.d.ts')))).toEqual([]);
   });
@@ -75,7 +77,10 @@ describe('the typed client package (libs/client)', () => {
         await gateway.GET('/no/such/path');
         return sent.id + sent.idempotencyKey + String(settings.pullMode);
       }`;
-    writeFileSync(join(installed.dir, 'typed.mts'), `import { createGatewayClient, type InstanceSettingsDto } from '@messaging-gateway/client';${usage}`);
+    writeFileSync(
+      join(installed.dir, 'typed.mts'),
+      `import { createGatewayClient, type InstanceSettingsDto } from '@messaging-gateway/client';${usage}`,
+    );
     writeFileSync(
       join(installed.dir, 'typed.cts'),
       `import client = require('@messaging-gateway/client');
@@ -83,7 +88,19 @@ describe('the typed client package (libs/client)', () => {
       type InstanceSettingsDto = client.InstanceSettingsDto;${usage}`,
     );
     const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-    const args = [tsc, '--noEmit', '--strict', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022', '--types', 'node'];
+    const args = [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+    ];
     const result = spawnSync(process.execPath, [...args, 'typed.mts', 'typed.cts'], { cwd: installed.dir, encoding: 'utf8' });
     expect({ status: result.status, output: result.stdout }).toEqual({ status: 0, output: '' });
   });
@@ -162,31 +179,37 @@ describe('the typed client package (libs/client)', () => {
     });
 
     it("throws GatewayError carrying the API's own {status, detail} for a 4xx", async () => {
-      const refusals: [() => Promise<unknown>, { method: 'POST' | 'GET'; path: string; body?: object; headers: Record<string, string> }][] = [
+      const refusals: [() => Promise<unknown>, { method: 'POST' | 'GET'; path: string; body?: object; headers: Record<string, string> }][] =
         [
-          () => gateway.send('/messages/text', { to: 'nobody', message: 'hi' }, { idempotencyKey: 'bad-recipient' }),
-          { method: 'POST', path: '/messages/text', body: { to: 'nobody', message: 'hi' }, headers: instanceHeaders(gateway) },
-        ],
-        [
-          () => client.createGatewayClient({ ...gateway.options, apiKey: 'mgw_wrong' }).GET('/instance/settings'),
-          { method: 'GET', path: '/instance/settings', headers: { 'X-Api-Key': 'mgw_wrong', 'X-Instance-Id': gateway.options.instanceId! } },
-        ],
-        [
-          () => gateway.send('/messages/text', { to: '447700900201', message: 'another body' }, { idempotencyKey: 'order-1042-shipped' }),
-          {
-            method: 'POST',
-            path: '/messages/text',
-            body: { to: '447700900201', message: 'another body' },
-            headers: { ...instanceHeaders(gateway), 'Idempotency-Key': 'order-1042-shipped' },
-          },
-        ],
-      ];
+          [
+            () => gateway.send('/messages/text', { to: 'nobody', message: 'hi' }, { idempotencyKey: 'bad-recipient' }),
+            { method: 'POST', path: '/messages/text', body: { to: 'nobody', message: 'hi' }, headers: instanceHeaders(gateway) },
+          ],
+          [
+            () => client.createGatewayClient({ ...gateway.options, apiKey: 'mgw_wrong' }).GET('/instance/settings'),
+            {
+              method: 'GET',
+              path: '/instance/settings',
+              headers: { 'X-Api-Key': 'mgw_wrong', 'X-Instance-Id': gateway.options.instanceId! },
+            },
+          ],
+          [
+            () => gateway.send('/messages/text', { to: '447700900201', message: 'another body' }, { idempotencyKey: 'order-1042-shipped' }),
+            {
+              method: 'POST',
+              path: '/messages/text',
+              body: { to: '447700900201', message: 'another body' },
+              headers: { ...instanceHeaders(gateway), 'Idempotency-Key': 'order-1042-shipped' },
+            },
+          ],
+        ];
       for (const [call, direct] of refusals) {
         const error = await call().then(
           () => undefined,
           (thrown: unknown) => thrown,
         );
-        const answer = direct.method === 'GET' ? await http.get(direct.path, direct.headers) : await http.post(direct.path, direct.body, direct.headers);
+        const answer =
+          direct.method === 'GET' ? await http.get(direct.path, direct.headers) : await http.post(direct.path, direct.body, direct.headers);
         expect(error).toBeInstanceOf(client.GatewayError);
         const gatewayError = error as InstanceType<ClientModule['GatewayError']>;
         expect({ status: gatewayError.status, detail: gatewayError.detail, httpStatus: gatewayError.response.status }).toEqual({
@@ -206,7 +229,10 @@ describe('the typed client package (libs/client)', () => {
       const reading = (async () => {
         for await (const message of stream) received.push(message);
       })();
-      const texts = () => received.flatMap((message) => (message.kind === 'event' && message.event.eventType === 'message' ? [message.event.eventData.text] : []));
+      const texts = () =>
+        received.flatMap((message) =>
+          message.kind === 'event' && message.event.eventType === 'message' ? [message.event.eventData.text] : [],
+        );
       const inbound = (text: string) => gateway.POST('/sandbox/inbound', { body: { from: '447700900301', type: 'text', text } });
 
       // The stream is open once the client has asked for it; events from here on must all arrive.
@@ -215,15 +241,25 @@ describe('the typed client package (libs/client)', () => {
         (count) => count === 1,
       );
       for (const text of ['one', 'two', 'three']) await inbound(text);
-      await eventually(() => Promise.resolve(texts()), (seen) => seen.length === 3);
+      await eventually(
+        () => Promise.resolve(texts()),
+        (seen) => seen.length === 3,
+      );
       const beforeCut = stream.lastEventId!;
       // Cut the stream and keep the client from reconnecting while three more events happen.
       proxy.hold();
       proxy.dropConnections();
       for (const text of ['four', 'five', 'six']) await inbound(text);
-      await eventually(() => Promise.resolve(proxy.waiting()), (count) => count > 0);
+      await eventually(
+        () => Promise.resolve(proxy.waiting()),
+        (count) => count > 0,
+      );
       proxy.release();
-      await eventually(() => Promise.resolve(texts()), (seen) => seen.length === 6, 15_000);
+      await eventually(
+        () => Promise.resolve(texts()),
+        (seen) => seen.length === 6,
+        15_000,
+      );
 
       expect(texts()).toEqual(['one', 'two', 'three', 'four', 'five', 'six']);
       const seqs = received.map((message) => message.seq);
@@ -256,7 +292,10 @@ describe('the typed client package (libs/client)', () => {
       });
       await instance.POST('/sandbox/inbound', { body: { from: '447700900123', type: 'text', text: `hello ${phone}` } });
       const delivery = await eventually(
-        () => Promise.resolve(receiver.deliveries.find((candidate) => candidate.path === `/${phone}` && candidate.body.includes(`hello ${phone}`))),
+        () =>
+          Promise.resolve(
+            receiver.deliveries.find((candidate) => candidate.path === `/${phone}` && candidate.body.includes(`hello ${phone}`)),
+          ),
         (found) => found !== undefined,
         15_000,
       );
@@ -264,7 +303,11 @@ describe('the typed client package (libs/client)', () => {
       for (const scheme of ['standard', 'body', 'both'] as const) {
         const event = await client.verifyWebhook({ secret, body, headers, scheme });
         expect(event).toEqual(JSON.parse(body));
-        expect(event).toMatchObject({ eventType: 'message', instanceId: instance.options.instanceId, eventData: { text: `hello ${phone}` } });
+        expect(event).toMatchObject({
+          eventType: 'message',
+          instanceId: instance.options.instanceId,
+          eventData: { text: `hello ${phone}` },
+        });
       }
       const tampered = body.replace(`hello ${phone}`, `HELLO ${phone}`);
       const failures = await Promise.all(

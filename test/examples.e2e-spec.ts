@@ -35,7 +35,12 @@ class ExampleProcess {
   /** examples/webhook-receiver.mjs, once it listens. */
   static async receiver(project: string, secret: string): Promise<ExampleProcess> {
     const port = await freePort();
-    const receiver = ExampleProcess.start(project, 'webhook-receiver.mjs', { WEBHOOK_SECRET: secret, PORT: String(port) }, `http://127.0.0.1:${port}/hooks`);
+    const receiver = ExampleProcess.start(
+      project,
+      'webhook-receiver.mjs',
+      { WEBHOOK_SECRET: secret, PORT: String(port) },
+      `http://127.0.0.1:${port}/hooks`,
+    );
     await eventually(
       () => Promise.resolve(receiver.lines()),
       (lines) => lines.some((line) => line.startsWith('listening on')),
@@ -79,60 +84,69 @@ describe('the examples (examples/*.mjs) with the packed client', () => {
   it.each([
     ['a Standard Webhooks secret (whsec_)', `whsec_${randomBytes(32).toString('base64')}`, '15550380001'],
     ['a plain secret', 'a plain shared secret, 16+ characters', '15550380002'],
-  ])('webhook-receiver.mjs verifies both signatures of a real delivery with %s, and rejects a forged one', async (_label, secret, phone) => {
-    const receiver = await ExampleProcess.receiver(installed.dir, secret);
-    processes.push(receiver);
-    const customer = await createCustomer(http, 'Receiver Co');
-    const instance = await pairedInstance(http, customer, phone);
-    const saved = await http.put(
-      '/instance/settings',
-      { useCustomDefaults: false, webhookUrl: receiver.url, eventSigningSecret: secret },
-      headersOf(instance),
-    );
-    expect(saved.status).toBe(204);
+  ])(
+    'webhook-receiver.mjs verifies both signatures of a real delivery with %s, and rejects a forged one',
+    async (_label, secret, phone) => {
+      const receiver = await ExampleProcess.receiver(installed.dir, secret);
+      processes.push(receiver);
+      const customer = await createCustomer(http, 'Receiver Co');
+      const instance = await pairedInstance(http, customer, phone);
+      const saved = await http.put(
+        '/instance/settings',
+        { useCustomDefaults: false, webhookUrl: receiver.url, eventSigningSecret: secret },
+        headersOf(instance),
+      );
+      expect(saved.status).toBe(204);
 
-    const inbound = await http.post(
-      '/sandbox/inbound',
-      { from: '447700900123', type: 'text', text: 'hello receiver' },
-      headersOf(instance),
-    );
-    expect(inbound.status).toBe(201);
-    const lines = await eventually(
-      () => Promise.resolve(receiver.lines()),
-      (all) => all.some((line) => line.includes('hello receiver')),
-      15_000,
-    );
-    // Delivery is at least once, so a slow moment may bring a second copy: every copy verifies, under one webhook-id.
-    const copies = lines.filter((line) => line.includes('hello receiver'));
-    for (const copy of copies) expect(copy).toMatch(/^verified \S+ message: \{.*"text":"hello receiver".*\}$/);
-    expect(new Set(copies.map((copy) => copy.split(' ')[1])).size).toBe(1);
-    expect(lines.filter((line) => line.startsWith('rejected'))).toEqual([]);
+      const inbound = await http.post(
+        '/sandbox/inbound',
+        { from: '447700900123', type: 'text', text: 'hello receiver' },
+        headersOf(instance),
+      );
+      expect(inbound.status).toBe(201);
+      const lines = await eventually(
+        () => Promise.resolve(receiver.lines()),
+        (all) => all.some((line) => line.includes('hello receiver')),
+        15_000,
+      );
+      // Delivery is at least once, so a slow moment may bring a second copy: every copy verifies, under one webhook-id.
+      const copies = lines.filter((line) => line.includes('hello receiver'));
+      for (const copy of copies) expect(copy).toMatch(/^verified \S+ message: \{.*"text":"hello receiver".*\}$/);
+      expect(new Set(copies.map((copy) => copy.split(' ')[1])).size).toBe(1);
+      expect(lines.filter((line) => line.startsWith('rejected'))).toEqual([]);
 
-    // The same body signed with another key is refused, and said so.
-    const forged = await fetch(receiver.url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        'webhook-id': 'evt_forged',
-        'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
-        'webhook-signature': `v1,${randomBytes(32).toString('base64')}`,
-        'X-Webhook-Signature': `sha256=${randomBytes(32).toString('hex')}`,
-      },
-      body: JSON.stringify({ eventType: 'message', eventData: { text: 'forged' } }),
-    });
-    expect(forged.status).toBe(401);
-    // The receiver's output reaches this process through a pipe, possibly after the response.
-    const rejected = await eventually(
-      () => Promise.resolve(receiver.lines().filter((line) => line.startsWith('rejected'))),
-      (found) => found.length > 0,
-    );
-    expect(rejected).toEqual(['rejected: no webhook-signature matches']);
-  });
+      // The same body signed with another key is refused, and said so.
+      const forged = await fetch(receiver.url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'webhook-id': 'evt_forged',
+          'webhook-timestamp': String(Math.floor(Date.now() / 1000)),
+          'webhook-signature': `v1,${randomBytes(32).toString('base64')}`,
+          'X-Webhook-Signature': `sha256=${randomBytes(32).toString('hex')}`,
+        },
+        body: JSON.stringify({ eventType: 'message', eventData: { text: 'forged' } }),
+      });
+      expect(forged.status).toBe(401);
+      // The receiver's output reaches this process through a pipe, possibly after the response.
+      const rejected = await eventually(
+        () => Promise.resolve(receiver.lines().filter((line) => line.startsWith('rejected'))),
+        (found) => found.length > 0,
+      );
+      expect(rejected).toEqual(['rejected: no webhook-signature matches']);
+    },
+  );
 
   it('send-and-stream.mjs sends once per Idempotency-Key and follows the stream, resuming where it stopped', async () => {
     const customer = await createCustomer(http, 'Example Co');
     const instance = await pairedInstance(http, customer, '15550380003');
-    const env = { GATEWAY_URL: api.url, API_KEY: instance.apiKey, INSTANCE_ID: instance.id, TO: '447700900124', TEXT: 'hello from the example' };
+    const env = {
+      GATEWAY_URL: api.url,
+      API_KEY: instance.apiKey,
+      INSTANCE_ID: instance.id,
+      TO: '447700900124',
+      TEXT: 'hello from the example',
+    };
     const first = ExampleProcess.start(installed.dir, 'send-and-stream.mjs', { ...env, IDEMPOTENCY_KEY: 'example-1' });
     processes.push(first);
     const firstLines = await eventually(
@@ -150,7 +164,11 @@ describe('the examples (examples/*.mjs) with the packed client', () => {
 
     // A rerun with the same key sends nothing new (same id), and resumes after the last event the first run printed.
     const lastSeen = Number(resumeLine.split('=')[1]);
-    const second = ExampleProcess.start(installed.dir, 'send-and-stream.mjs', { ...env, IDEMPOTENCY_KEY: 'example-1', LAST_EVENT_ID: String(lastSeen) });
+    const second = ExampleProcess.start(installed.dir, 'send-and-stream.mjs', {
+      ...env,
+      IDEMPOTENCY_KEY: 'example-1',
+      LAST_EVENT_ID: String(lastSeen),
+    });
     processes.push(second);
     await eventually(
       () => Promise.resolve(second.lines()),

@@ -187,4 +187,3 @@ function toStreamMessage(message: SseMessage): StreamMessage | undefined {
   if (message.event !== 'message') return undefined;
   return { kind: 'event', seq, event: JSON.parse(message.data) as EventEnvelopeDto };
 }
-

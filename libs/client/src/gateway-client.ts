@@ -50,7 +50,9 @@ export type GatewayMethod<Method extends HttpMethod> = <
 ) => Promise<SuccessData<FetchResponse<NonNullable<paths[Path][Method]>, Init, MediaType>>>;
 
 type PostPath = PathsWithMethod<paths, 'post'>;
-type HeaderParams<Path extends PostPath> = paths[Path]['post'] extends { parameters: { header?: infer Header } } ? NonNullable<Header> : never;
+type HeaderParams<Path extends PostPath> = paths[Path]['post'] extends { parameters: { header?: infer Header } }
+  ? NonNullable<Header>
+  : never;
 
 /** The send routes: POSTs without path parameters that take an `Idempotency-Key`. */
 export type SendPath = {
@@ -166,7 +168,11 @@ export class GatewayClient {
       result = await request();
     } catch (error) {
       if (isAbort(error)) throw error;
-      throw new GatewayConnectionError('the gateway cannot be reached, or the connection broke before it answered', { cause: error }, idempotencyKey);
+      throw new GatewayConnectionError(
+        'the gateway cannot be reached, or the connection broke before it answered',
+        { cause: error },
+        idempotencyKey,
+      );
     }
     if (!result.response.ok) throw errorOf(result.response, result.error, idempotencyKey);
     return result.data;

@@ -27,7 +27,12 @@ describe('SseParser', () => {
   });
 
   it('gives the same messages however the network cuts the text, one character at a time included', () => {
-    expect(parseInChunks(STREAM, Array.from({ length: STREAM.length }, (_, index) => index))).toEqual(EXPECTED);
+    expect(
+      parseInChunks(
+        STREAM,
+        Array.from({ length: STREAM.length }, (_, index) => index),
+      ),
+    ).toEqual(EXPECTED);
     for (let cut = 1; cut < STREAM.length; cut += 1) expect(parseInChunks(STREAM, [cut])).toEqual(EXPECTED);
   });
 

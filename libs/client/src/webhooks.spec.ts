@@ -2,7 +2,13 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { verifyWebhook, WebhookVerificationError, type WebhookScheme } from './webhooks.js';
 
 const NOW_SECONDS = 1_767_225_600;
-const BODY = JSON.stringify({ eventId: 'evt_1', instanceId: 'ins_1', eventType: 'message', receivedAt: '2026-01-01T00:00:00.000Z', eventData: { text: 'hi' } });
+const BODY = JSON.stringify({
+  eventId: 'evt_1',
+  instanceId: 'ins_1',
+  eventType: 'message',
+  receivedAt: '2026-01-01T00:00:00.000Z',
+  eventData: { text: 'hi' },
+});
 
 const SECRETS = [
   ['a Standard Webhooks secret', `whsec_${randomBytes(32).toString('base64')}`],
@@ -32,21 +38,26 @@ async function rejection(promise: Promise<unknown>): Promise<string> {
 
 describe('verifyWebhook', () => {
   describe.each(SECRETS)('with %s', (_label, secret) => {
-    it.each<WebhookScheme>(['standard', 'body', 'both'])('accepts what the gateway signs (scheme %s), from a string or bytes', async (scheme) => {
-      const headers = signed(secret);
-      const now = NOW_SECONDS * 1000;
-      await expect(verifyWebhook({ secret, body: BODY, headers, scheme, now })).resolves.toEqual(JSON.parse(BODY));
-      await expect(verifyWebhook({ secret, body: Buffer.from(BODY), headers: new Headers(headers), scheme, now })).resolves.toEqual(
-        JSON.parse(BODY),
-      );
-    });
+    it.each<WebhookScheme>(['standard', 'body', 'both'])(
+      'accepts what the gateway signs (scheme %s), from a string or bytes',
+      async (scheme) => {
+        const headers = signed(secret);
+        const now = NOW_SECONDS * 1000;
+        await expect(verifyWebhook({ secret, body: BODY, headers, scheme, now })).resolves.toEqual(JSON.parse(BODY));
+        await expect(verifyWebhook({ secret, body: Buffer.from(BODY), headers: new Headers(headers), scheme, now })).resolves.toEqual(
+          JSON.parse(BODY),
+        );
+      },
+    );
 
     it('rejects a body altered by one character under either scheme', async () => {
       const headers = signed(secret);
       const tampered = BODY.replace('"hi"', '"hI"');
       const now = NOW_SECONDS * 1000;
       expect(await rejection(verifyWebhook({ secret, body: tampered, headers, now }))).toBe('no webhook-signature matches');
-      expect(await rejection(verifyWebhook({ secret, body: tampered, headers, scheme: 'body', now }))).toBe('X-Webhook-Signature does not match');
+      expect(await rejection(verifyWebhook({ secret, body: tampered, headers, scheme: 'body', now }))).toBe(
+        'X-Webhook-Signature does not match',
+      );
     });
   });
 
