@@ -282,6 +282,26 @@ describe('the typed client package (libs/client)', () => {
       expect(resumed).toEqual(received.filter((message) => message.seq > third.seq));
     });
 
+    it('ends the stream with GatewayError 401 once the key that opened it is rotated, instead of retrying forever', async () => {
+      const instance = await pairedInstance(client, api.url, customer, '15550390021');
+      const received: StreamMessage[] = [];
+      const reading = (async () => {
+        for await (const message of instance.events({ after: 0, reconnectDelayMs: 100 })) received.push(message);
+      })();
+      await eventually(
+        () => Promise.resolve(received.length),
+        (count) => count > 0,
+      );
+      const newKey = await instance.PUT('/instance/apikey');
+      expect(newKey).toEqual(expect.any(String));
+      const ended = await reading.then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(ended).toBeInstanceOf(client.GatewayError);
+      expect((ended as InstanceType<ClientModule['GatewayError']>).toJSON()).toEqual({ status: 401, detail: 'unauthorized' });
+    });
+
     it.each([
       ['a Standard Webhooks secret (whsec_)', `whsec_${randomBytes(32).toString('base64')}`, '15550390011'],
       ['a plain secret', 'a plain shared secret, 16+ characters', '15550390012'],

@@ -101,10 +101,10 @@ export class EventStream implements AsyncIterable<StreamMessage> {
     try {
       if (this.position === undefined) this.position = await this.transport.latestSeq(signal);
       while (!signal.aborted) {
-        const response = await this.connect(signal);
-        if (response instanceof Response) {
+        const attempt = await this.connect(signal);
+        if (attempt.response) {
           let received = false;
-          for await (const message of this.read(response, signal)) {
+          for await (const message of this.read(attempt.response, signal)) {
             if (message.retry !== undefined) serverDelay = message.retry;
             const item = toStreamMessage(message);
             if (!item) continue;
@@ -116,7 +116,7 @@ export class EventStream implements AsyncIterable<StreamMessage> {
           failures = received ? 1 : failures + 1;
         } else {
           failures += 1;
-          if (response.retryAfterMs !== undefined) serverDelay = response.retryAfterMs;
+          if (attempt.retryAfterMs !== undefined) serverDelay = attempt.retryAfterMs;
         }
         await sleep(Math.max(serverDelay ?? 0, backoffDelay(failures, initial, max)), signal);
       }
@@ -128,7 +128,7 @@ export class EventStream implements AsyncIterable<StreamMessage> {
   }
 
   /** The open stream, or how long to wait before the next try; a refusal that retrying cannot fix throws. */
-  private async connect(signal: AbortSignal): Promise<Response | { retryAfterMs?: number }> {
+  private async connect(signal: AbortSignal): Promise<{ response?: Response; retryAfterMs?: number }> {
     const headers = this.transport.headers();
     headers.set('Accept', 'text/event-stream');
     headers.set('Last-Event-ID', String(this.position));
@@ -139,7 +139,7 @@ export class EventStream implements AsyncIterable<StreamMessage> {
       if (signal.aborted) throw error;
       return {};
     }
-    if (response.ok && response.body) return response;
+    if (response.ok && response.body) return { response };
     const error = await GatewayError.fromResponse(response);
     if (!RETRYABLE.has(response.status)) throw error;
     const retryAfter = retryAfterSeconds(response);
@@ -166,8 +166,11 @@ export class EventStream implements AsyncIterable<StreamMessage> {
       for (;;) {
         const chunk = await reader.read().catch(() => undefined); // a broken connection: the caller reconnects
         if (!chunk || chunk.done) return;
+        const messages = parser.push(decoder.decode(chunk.value, { stream: true }));
+        // The caller may take its time over a message: that is not the connection going quiet.
+        if (messages.length > 0) clearTimeout(idle);
+        yield* messages;
         armIdle();
-        yield* parser.push(decoder.decode(chunk.value, { stream: true }));
       }
     } finally {
       clearTimeout(idle);
