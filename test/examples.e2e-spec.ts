@@ -54,7 +54,8 @@ class ExampleProcess {
 
   async stop(): Promise<void> {
     if (this.child.exitCode !== null) return;
-    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    // 'close', not 'exit': the last lines it printed are read by then.
+    const exited = new Promise((resolve) => this.child.once('close', resolve));
     this.child.kill('SIGTERM');
     await exited;
   }
