@@ -1,6 +1,7 @@
 // @messaging-gateway/client: the gateway's API typed from its OpenAPI document (generated/openapi.ts, written by
 // `npm run generate:client`), plus what generation cannot give: errors as exceptions, idempotent sends, the event
-// stream with resume, and webhook verification. Runs wherever fetch and WebCrypto do; depends only on openapi-fetch (and its type helpers).
+// stream with resume, and webhook verification. Runs wherever fetch and WebCrypto do; depends only on openapi-fetch
+// (and its type helpers).
 export type * from './generated/openapi.js';
 export { GatewayConnectionError, GatewayError, type ErrorBody } from './errors.js';
 export {
