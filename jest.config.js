@@ -21,6 +21,8 @@ const moduleNameMapper = {
   '^@app/(config|contracts|database|messaging|observability|redis|security)$': '<rootDir>/libs/$1/src',
   // The dashboard imports single browser-safe contract files (apps/dashboard/vite.config.mjs has the same alias).
   '^@contracts/(.*)$': '<rootDir>/libs/contracts/src/$1',
+  // The typed client (libs/client) is published as ES modules, so its sources import each other as `./name.js`.
+  '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 
 // request-filtering-agent ships only as an ES module; Node runs it natively, Jest needs it compiled to CommonJS.

@@ -481,7 +481,15 @@ async function main() {
   const redis = await setUpRedis();
   const secrets = loadSecrets();
 
-  const outputs = [API_MAIN, WORKER_MAIN, CLI, 'dist/dashboard/index.html'];
+  // The typed client's build too: examples/ import it (through the node_modules link the build makes).
+  const outputs = [
+    API_MAIN,
+    WORKER_MAIN,
+    CLI,
+    'dist/dashboard/index.html',
+    'libs/client/dist/esm/index.js',
+    'node_modules/@messaging-gateway/client',
+  ];
   if (buildIsFresh(root, outputs)) {
     log('no source changed since the last build: skipping npm run build');
   } else {

@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
 const contracts = fileURLToPath(new URL('../../libs/contracts/src', import.meta.url));
+const client = fileURLToPath(new URL('../../libs/client/src/index.ts', import.meta.url));
 
 // Built into dist/dashboard by `npm run build`; the API serves it under /dashboard with a strict CSP.
 export default defineConfig({
@@ -11,7 +12,8 @@ export default defineConfig({
   plugins: [react()],
   resolve: {
     // Only the browser-safe contract files (pure constants) are imported, never the index with its Node imports.
-    alias: { '@contracts': contracts },
+    // The API's types come from the typed client's sources (libs/client), the one copy generated from the OpenAPI document.
+    alias: { '@contracts': contracts, '@messaging-gateway/client': client },
   },
   build: {
     outDir: fileURLToPath(new URL('../../dist/dashboard', import.meta.url)),

@@ -8,14 +8,15 @@ import { join, relative } from 'node:path';
 const SOURCE_DIRS = ['apps', 'libs', 'prisma'];
 const SOURCE_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'nest-cli.json'];
 const FINGERPRINT_FILE = join('dist', '.dev-build-fingerprint');
-const GENERATED = new Set([join('apps', 'dashboard', 'src', 'api', 'openapi-types.ts')]);
+// Written by the build itself: counting them would make every build look stale to the next start.
+const GENERATED_DIRS = new Set(['node_modules', 'generated', 'dist']);
 
 function listFiles(root, dir, found) {
   for (const entry of readdirSync(join(root, dir), { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (entry.name !== 'node_modules' && entry.name !== 'generated') listFiles(root, path, found);
-    } else if (entry.isFile() && !GENERATED.has(path)) {
+      if (!GENERATED_DIRS.has(entry.name)) listFiles(root, path, found);
+    } else if (entry.isFile()) {
       found.push(path);
     }
   }

@@ -9,7 +9,8 @@ import { createOpenApiDocument } from './openapi';
 /**
  * Writes the OpenAPI document the API serves at /docs-json to the file named on the command line, without a database
  * or Redis: Nest's preview mode resolves the module graph and reads the controllers' metadata but creates no provider,
- * so nothing connects. The build turns it into the console's API types (scripts/generate-console-types.mjs).
+ * so nothing connects. The build turns it into the typed client's API types (scripts/generate-client.mjs), which the
+ * console uses too.
  */
 async function main(): Promise<void> {
   const [outputFile] = process.argv.slice(2);

@@ -13,7 +13,7 @@ import type {
   TesterSendKind,
   UserMeInfoDto,
 } from './peer-types';
-import type { EventPage } from './types';
+import type { EventPageDto as EventPage } from '@messaging-gateway/client';
 
 export const peerKeys = {
   profile: (id: string) => ['instances', id, 'profile'] as const,

@@ -1,4 +1,4 @@
-import type { InstanceStatus } from '../api/types';
+import type { InstanceStatus } from '@messaging-gateway/client';
 
 const LABELS: Record<InstanceStatus, string> = {
   unpaired: 'Not paired',

@@ -12,7 +12,11 @@ import {
   useRedeliver,
 } from '../api/queries';
 import { followLiveFeed, type LiveFeed } from '../api/live-socket';
-import type { DeliveryReport, EventPage, LoggedEvent } from '../api/types';
+import type {
+  DeliveryReportDto as DeliveryReport,
+  EventPageDto as EventPage,
+  LoggedEventDto as LoggedEvent,
+} from '@messaging-gateway/client';
 import { CurlPreview } from '../components/curl-preview';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
 import { DeliveryMarker, DeliveryStatesProvider } from './delivery-marker';

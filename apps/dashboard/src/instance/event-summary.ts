@@ -1,4 +1,4 @@
-import type { EventEnvelope } from '../api/types';
+import type { EventEnvelopeDto as EventEnvelope } from '@messaging-gateway/client';
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 const count = (value: unknown) => (typeof value === 'number' ? String(value) : '?');

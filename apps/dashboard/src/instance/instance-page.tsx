@@ -1,7 +1,7 @@
 import { NavLink, Outlet, useOutletContext, useParams } from 'react-router';
 import { ApiError } from '../api/http';
 import { useInstanceQuery } from '../api/queries';
-import type { Instance } from '../api/types';
+import type { InstanceDetailDto as Instance } from '@messaging-gateway/client';
 import { ErrorNotice, LoadingBlock } from '../components/feedback';
 import { StatusBadge } from '../components/status-badge';
 

@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import { apiRequest, describeError } from '../api/http';
 import { keys, useInboxQuery, useOutboxQuery, useSandboxInbound, useSandboxReceipt } from '../api/queries';
 import { followLiveFeed, type LiveFeed } from '../api/live-socket';
-import type { InboxEntry, OutboxEntry } from '../api/types';
+import type { InboxEntryDto as InboxEntry, OutboxEntryDto as OutboxEntry } from '@messaging-gateway/client';
 import { CurlPreview } from '../components/curl-preview';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
 import { useCurrentInstance } from './instance-page';

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../api/http';
 import { instancePath, useTestWebhook, useUpdateSettings } from '../api/queries';
-import type { InstanceSettings } from '../api/types';
+import type { InstanceSettingsDto as InstanceSettings } from '@messaging-gateway/client';
 import { CurlPreview } from '../components/curl-preview';
 import { EventSettingsFields, type EventSettingsValue } from '../components/event-settings-fields';
 import { InlineError } from '../components/feedback';

@@ -1,5 +1,5 @@
 import { usePictureQuery, useOwnProfileQuery } from '../api/peer-queries';
-import type { Instance } from '../api/types';
+import type { InstanceDetailDto as Instance } from '@messaging-gateway/client';
 import { Avatar } from '../components/avatar';
 
 /** "+<number>" as people write international numbers. */

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { describeError } from '../api/http';
 import { useDefaultsQuery, useRotateCustomerKey, useUpdateDefaults } from '../api/queries';
-import type { CustomerDefaults } from '../api/types';
+import type { CustomerDefaultsDto as CustomerDefaults } from '@messaging-gateway/client';
 import { ConfirmButton } from '../components/confirm-button';
 import { CurlPreview } from '../components/curl-preview';
 import { EventSettingsFields, type EventSettingsValue } from '../components/event-settings-fields';

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
 import { describeError } from '../api/http';
 import { useCreateInstance, useInstancesQuery } from '../api/queries';
-import type { CreatedInstance } from '../api/types';
+import type { CreatedInstanceDto as CreatedInstance } from '@messaging-gateway/client';
 import { CurlPreview } from '../components/curl-preview';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
 import { OneTimeSecret } from '../components/one-time-secret';

@@ -8,7 +8,7 @@ import {
   useOverviewQuery,
   usePasswordReset,
 } from '../api/queries';
-import type { CreatedCustomer } from '../api/types';
+import type { CreatedCustomerDto as CreatedCustomer } from '@messaging-gateway/client';
 import { ConfirmButton } from '../components/confirm-button';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';
 import { OneTimeSecret } from '../components/one-time-secret';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { describeError } from '../api/http';
 import { useInviteTeammate, useRemoveTeammate, useTeamQuery } from '../api/queries';
-import type { CreatedInvite } from '../api/types';
+import type { InvitedUserDto as CreatedInvite } from '@messaging-gateway/client';
 import { ConfirmButton } from '../components/confirm-button';
 import { CurlPreview } from '../components/curl-preview';
 import { EmptyState, ErrorNotice, InlineError, LoadingBlock } from '../components/feedback';

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { applyLiveStatus } from '../api/queries';
 import { followLiveFeed, type LiveFeed } from '../api/live-socket';
-import type { LiveStatusMessage } from '../api/types';
+import type { InstanceStatusMessage as LiveStatusMessage } from '@messaging-gateway/client';
 
 type StreamState = 'connecting' | 'live' | 'reconnecting';
 const LiveStatusContext = createContext<StreamState>('connecting');

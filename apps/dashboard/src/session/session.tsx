@@ -3,7 +3,7 @@ import { createContext, useCallback, useContext, useMemo, type ReactNode } from 
 import { Navigate, useLocation } from 'react-router';
 import { ApiError, setCsrfToken } from '../api/http';
 import { keys, signOut as signOutRequest, useSessionQuery } from '../api/queries';
-import type { SessionUser, SignedIn } from '../api/types';
+import type { DashboardUserDto as SessionUser, SignedInDto as SignedIn } from '@messaging-gateway/client';
 import { ErrorNotice, LoadingBlock } from '../components/feedback';
 
 interface SessionValue {
