@@ -5091,6 +5091,7 @@ export type IdentityDto = components['schemas']['IdentityDto'];
 export type InboxEntryDto = components['schemas']['InboxEntryDto'];
 export type InstanceCountsDto = components['schemas']['InstanceCountsDto'];
 export type InstanceDetailDto = components['schemas']['InstanceDetailDto'];
+export type InstanceOwnSettingsDto = components['schemas']['InstanceOwnSettingsDto'];
 export type InstancePageDto = components['schemas']['InstancePageDto'];
 export type InstanceSettingsDto = components['schemas']['InstanceSettingsDto'];
 export type InteractiveButtonDto = components['schemas']['InteractiveButtonDto'];
