@@ -86,8 +86,10 @@ const containerOf = (workload: KubeObject): Container => (workload.spec.template
 
 /** The ConfigMap a container's envFrom names (kustomize appends a content hash to the generated name). */
 function configData(objects: KubeObject[], container: Container): Record<string, string> {
-  const names = (container.envFrom ?? []).map((source) => source.configMapRef?.name).filter(Boolean);
-  return Object.assign({}, ...names.map((name) => find(objects, 'ConfigMap', name!).data ?? {}));
+  const names = (container.envFrom ?? []).flatMap((source) => (source.configMapRef ? [source.configMapRef.name] : []));
+  const data: Record<string, string> = {};
+  for (const name of names) Object.assign(data, find(objects, 'ConfigMap', name).data ?? {});
+  return data;
 }
 
 /** The container's environment as the process would see it, secrets filled from the test run's real values. */

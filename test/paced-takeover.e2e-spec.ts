@@ -227,7 +227,7 @@ describe('planned moves of sessions between workers', () => {
       // The orchestrator's readiness (deploy/kubernetes): not serving until every session it took is open.
       sample(async () => {
         const response = await fetch(`${second.url}/health/serving`);
-        return { status: response.status, body: (await response.json()) as unknown };
+        return { status: response.status, body: await response.json() };
       }, servingSamples),
     ]);
     await eventually(

@@ -50,7 +50,7 @@ describe('normalise: session events', () => {
 });
 
 describe('normalise.message', () => {
-  it('builds a text message with the family's fields and nothing undefined', () => {
+  it('builds a text message with the fields the family defines and nothing undefined', () => {
     const event = normalise.message(message());
     expect(event).toEqual({
       eventType: 'message',
