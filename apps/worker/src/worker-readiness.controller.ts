@@ -5,8 +5,8 @@ import { InstanceSessions } from './sessions/instance-sessions';
 import { resumeNotDone } from './worker-readiness';
 
 /**
- * The worker's readiness for an orchestrator (docs/kubernetes.md): started (leases held, shard space adopted), PostgreSQL
- * and Redis reachable, and the sessions of the shards it holds resumed. `/health/ready` stays "started" only, so a
+ * The worker's readiness for an orchestrator (docs/kubernetes.md): started (leases held, shard space adopted),
+ * PostgreSQL and Redis reachable, and the sessions of the shards it holds resumed. `/health/ready` stays "started" only, so a
  * process manager that waits for it does not wait out a paced resume of thousands of sessions.
  */
 @Controller('health')

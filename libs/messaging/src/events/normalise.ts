@@ -73,7 +73,10 @@ export type ChatSettingInput =
   | { type: 'archive'; archived: boolean }
   | { type: 'ephemeral'; seconds: number; by?: Actor };
 
-/** A group change: the family's group event fields (libs/contracts/src/event-payloads.ts), with people as parties and times as dates. */
+/**
+ * A group change: the family's group event fields (libs/contracts/src/event-payloads.ts), with people as parties and
+ * times as dates.
+ */
 export interface GroupInput {
   groupId: string;
   by?: Actor;
