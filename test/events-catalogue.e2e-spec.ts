@@ -5,8 +5,9 @@ import { Http } from './support/http';
 import { expectErrorBody, useServedOpenApi } from './support/openapi';
 import { ownsAllShards, spawnApp, type AppProcess } from './support/processes';
 
-// Every event type of decisions.md, caused on the sandbox network the way a phone or a contact would, with the
-// whole payload of the reference events file. Only times and generated ids are matched loosely.
+// Every event type of docs/api.md (Events), caused on the sandbox network the way a phone or a contact would, with the
+// whole payload the contract family defines (libs/contracts/src/event-payloads.ts). Only times and generated ids are
+// matched loosely.
 
 const SELF_PHONE = '15550004444';
 const SELF = `${SELF_PHONE}@s.whatsapp.net`;
@@ -38,7 +39,7 @@ const carol = { id: CAROL, phone: '447700900125' };
 
 type Entry = { id: string; content: Record<string, unknown> };
 
-describe('event catalogue: every event type from the sandbox network, with the reference payloads', () => {
+describe('event catalogue: every event type from the sandbox network, with the payloads the family defines', () => {
   let api: RunningApi;
   let worker: AppProcess;
   let http: Http;

@@ -209,6 +209,7 @@ describe('planned moves of sessions between workers', () => {
     // What the worker and the operator overview show while it resumes, sampled (each on its own) until every session is open.
     const workerSamples: unknown[] = [];
     const overviewSamples: unknown[] = [];
+    const servingSamples: unknown[] = [];
     let sampling = true;
     const sample = async (take: () => Promise<unknown>, into: unknown[]) => {
       while (sampling) {
@@ -223,6 +224,11 @@ describe('planned moves of sessions between workers', () => {
         const workers = (overview.body as { workers?: { shards: number[]; resume?: unknown }[] }).workers ?? [];
         return workers.find((worker) => worker.shards.length === 1)?.resume;
       }, overviewSamples),
+      // The orchestrator's readiness (deploy/kubernetes): not serving until every session it took is open.
+      sample(async () => {
+        const response = await fetch(`${second.url}/health/serving`);
+        return { status: response.status, body: await response.json() };
+      }, servingSamples),
     ]);
     await eventually(
       () => connectedSince(customer.id, before),
@@ -265,6 +271,16 @@ describe('planned moves of sessions between workers', () => {
       5_000,
     );
     expect((await statusOf(second))?.resume).toEqual({ pending: 0, resumed: COUNT, total: COUNT });
+    const resuming = servingSamples.filter((sampled) =>
+      /^not ready: resuming sessions \(([1-9]|[12]\d) of 30 open\)$/.test((sampled as { body: { detail?: string } }).body.detail ?? ''),
+    );
+    expect(resuming.length).toBeGreaterThan(0);
+    expect(resuming[0]).toEqual({ status: 503, body: { status: 503, detail: expect.stringMatching(/^not ready: resuming sessions/) } });
+    const serving = await fetch(`${second.url}/health/serving`);
+    expect({ status: serving.status, body: await serving.json() }).toEqual({
+      status: 200,
+      body: expect.objectContaining({ status: 'ok', info: { database: { status: 'up' }, redis: { status: 'up' } } }),
+    });
 
     const metrics = await (await fetch(`${second.url}/metrics`)).text();
     expect(metrics).toContain(`worker_sessions_resumed_total ${COUNT}`);

@@ -87,7 +87,7 @@ describe('sessions on the sandbox network', () => {
     const headers = headersOf(instance);
     await until(instance, { isConnected: true });
     const flushed = await http.post('/session/flush-history', undefined, headers);
-    // A JSON body, as the reference API answers: clients parse it.
+    // A JSON body, as the contract family answers: clients parse it.
     expect({ status: flushed.status, type: flushed.headers['content-type'], body: flushed.body }).toEqual({
       status: 202,
       type: expect.stringContaining('application/json'),

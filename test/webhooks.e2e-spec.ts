@@ -129,7 +129,7 @@ describe('webhook delivery', () => {
       expect(hook.headers['content-type']).toBe('application/json');
       expect(hook.headers['x-instance-id']).toBe(instance.id);
       expect(hook.headers['webhook-id']).toBe(hook.envelope.eventId);
-      // Standard Webhooks, verified by the reference implementation.
+      // Standard Webhooks, verified by its own published verifier library.
       const verified = new Webhook(STANDARD_SECRET).verify(hook.rawBody, {
         'webhook-id': String(hook.headers['webhook-id']),
         'webhook-timestamp': String(hook.headers['webhook-timestamp']),

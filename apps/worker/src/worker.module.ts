@@ -33,6 +33,7 @@ import { RetentionJob } from './retention/retention-job';
 import { EndpointRecovery } from './webhooks/endpoint-recovery';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
 import { WorkerStatusController } from './worker-status.controller';
+import { WorkerReadinessController } from './worker-readiness.controller';
 
 /** The worker: owns network sessions (shards), sends, and event delivery. Only health, metrics and status are served over HTTP. */
 @Module({})
@@ -49,7 +50,7 @@ export class WorkerModule {
         MessagingModule,
         BaileysModule,
       ],
-      controllers: [WorkerStatusController],
+      controllers: [WorkerStatusController, WorkerReadinessController],
       providers: [
         StatusStore,
         EventRoutingCache,

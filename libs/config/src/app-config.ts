@@ -137,7 +137,19 @@ export interface AppConfig {
   /** How long a real-network message that failed to decrypt may take to arrive again before `message_undecryptable`. */
   undecryptableAfterSeconds: number;
   dashboard: DashboardConfig;
+  /**
+   * The end-to-end tests' fake-network seam of the real-network driver, as given; the driver validates and refuses it
+   * off loopback.
+   */
+  baileysTestNetwork: BaileysTestNetworkSeam;
 }
+
+/**
+ * Variables only the end-to-end tests set (test/support/protocol-network): not operator settings, so not in
+ * CONFIG_VARIABLES.
+ */
+export const TEST_SEAM_VARIABLES = ['BAILEYS_TEST_NETWORK_ROOT_KEY', 'BAILEYS_TEST_MEDIA_ORIGIN'] as const;
+export type BaileysTestNetworkSeam = Readonly<Record<(typeof TEST_SEAM_VARIABLES)[number], string | undefined>>;
 
 export const INTERACTIVE_TEXT_FALLBACKS = ['off', 'after', 'instead'] as const;
 export type InteractiveTextFallback = (typeof INTERACTIVE_TEXT_FALLBACKS)[number];

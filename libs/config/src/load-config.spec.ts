@@ -1,4 +1,4 @@
-import { CONFIG_VARIABLES } from './app-config';
+import { CONFIG_VARIABLES, TEST_SEAM_VARIABLES } from './app-config';
 import { ConfigError, configVariablesRead, loadConfig } from './load-config';
 
 const minimal = {
@@ -228,7 +228,7 @@ describe('loadConfig', () => {
   });
 
   it('lists in CONFIG_VARIABLES exactly the variables it reads', () => {
-    expect([...configVariablesRead()].sort()).toEqual([...CONFIG_VARIABLES].sort());
+    expect([...configVariablesRead()].sort()).toEqual([...CONFIG_VARIABLES, ...TEST_SEAM_VARIABLES].sort());
   });
 
   it('reads the webhook retry schedule as seconds and refuses anything else', () => {

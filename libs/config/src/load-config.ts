@@ -3,8 +3,10 @@ import {
   INTERACTIVE_TEXT_FALLBACKS,
   REDIS_MODES,
   type AppConfig,
+  type BaileysTestNetworkSeam,
   type RedisAddress,
   type RedisTopology,
+  TEST_SEAM_VARIABLES,
 } from './app-config';
 import { secretWeakness } from './secret-strength';
 import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
@@ -140,7 +142,7 @@ class EnvReader {
   }
 }
 
-/** decisions.md: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
+/** docs/decisions.md: at once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h. */
 export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400];
 
 /** The names of the variables `loadConfig` consults (for tests that keep the documented list honest). */
@@ -267,6 +269,9 @@ function readAll(read: EnvReader): AppConfig {
       signInFailureWindowSeconds: read.int('SIGN_IN_FAILURE_WINDOW_SECONDS', 900, 1, 86_400),
       publicBaseUrl: read.url('PUBLIC_BASE_URL', '', ['http', 'https']).replace(/\/+$/, ''),
     },
+    baileysTestNetwork: Object.fromEntries(
+      TEST_SEAM_VARIABLES.map((name) => [name, read.optional(name, '') || undefined]),
+    ) as BaileysTestNetworkSeam,
   };
   if (!/^[A-Za-z0-9_-]{1,32}$/.test(config.queuePrefix)) read.problems.push('QUEUE_PREFIX must be 1-32 letters, digits, "-" or "_"');
   if (config.redis.mode === 'cluster' && /^rediss?:\/\/[^/]*\/[1-9]/.test(config.redisUrl)) {

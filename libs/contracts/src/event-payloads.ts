@@ -1,7 +1,8 @@
 import type { EventType } from './events';
 
 /**
- * The `eventData` of every event type, field for field as the reference events file (wsapi-events.yml) has them.
+ * The `eventData` of every event type, field for field as the contract family's events have them
+ * (docs/api.md, Events; docs/decisions.md, Family compatibility).
  * Optional fields are left out when they do not apply, never sent as null or empty.
  */
 
@@ -40,8 +41,8 @@ export type MediaDescriptor = {
 };
 
 /**
- * `type` of a message event: the reference's kinds, our interactive replies (decisions.md), and for messages this
- * instance sent that the reference has no kind for: `location`, `buttons`, `list`.
+ * `type` of a message event: the family's kinds, our interactive replies (docs/decisions.md, Messages), and for
+ * messages this instance sent that the family has no kind for: `location`, `buttons`, `list`.
  */
 export type MessageEventKind =
   | 'text'

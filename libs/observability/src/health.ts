@@ -58,14 +58,33 @@ class HealthStatusDto {
   status!: string;
 }
 
-@ApiTags('Health')
-@Controller('health')
-export class HealthController {
+/** Started and able to reach PostgreSQL and Redis: what `/health/ready` answers, shared with app-specific probes. */
+@Injectable()
+export class Readiness {
   constructor(
     private readonly health: HealthCheckService,
     private readonly dependencies: DependencyIndicators,
     private readonly startup: StartupGate,
   ) {}
+
+  /** Resolves with the dependency report when ready; throws a 503 `{status, detail}` saying why not. */
+  async check(): Promise<HealthCheckResult> {
+    const starting = this.startup.pending();
+    if (starting.length > 0) throw new HttpException({ status: 503, detail: `not ready: starting (${starting.join(', ')})` }, 503);
+    try {
+      return await this.health.check([() => this.dependencies.database(), () => this.dependencies.redisServer()]);
+    } catch (error) {
+      const result = error instanceof HttpException ? (error.getResponse() as Partial<HealthCheckResult>) : {};
+      const down = Object.keys(result.error ?? {}).join(', ') || 'dependencies';
+      throw new HttpException({ status: 503, detail: `not ready: ${down} unavailable` }, 503);
+    }
+  }
+}
+
+@ApiTags('Health')
+@Controller('health')
+export class HealthController {
+  constructor(private readonly readiness: Readiness) {}
 
   /** Liveness: the process is up. */
   @Get()
@@ -78,15 +97,7 @@ export class HealthController {
   @Get('ready')
   @ApiOkResponse({ description: 'started; PostgreSQL and Redis are reachable' })
   @ApiServiceUnavailableResponse({ description: 'still starting, or a dependency is down; `detail` says which' })
-  async ready(): Promise<HealthCheckResult> {
-    const starting = this.startup.pending();
-    if (starting.length > 0) throw new HttpException({ status: 503, detail: `not ready: starting (${starting.join(', ')})` }, 503);
-    try {
-      return await this.health.check([() => this.dependencies.database(), () => this.dependencies.redisServer()]);
-    } catch (error) {
-      const result = error instanceof HttpException ? (error.getResponse() as Partial<HealthCheckResult>) : {};
-      const down = Object.keys(result.error ?? {}).join(', ') || 'dependencies';
-      throw new HttpException({ status: 503, detail: `not ready: ${down} unavailable` }, 503);
-    }
+  ready(): Promise<HealthCheckResult> {
+    return this.readiness.check();
   }
 }

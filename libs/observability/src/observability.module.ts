@@ -1,12 +1,12 @@
 import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { DependencyIndicators, HealthController, StartupGate } from './health';
+import { DependencyIndicators, HealthController, Readiness, StartupGate } from './health';
 import { HttpMetricsMiddleware, MetricsController, MetricsRegistry } from './metrics';
 
 @Module({
   imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [HealthController, MetricsController],
-  providers: [MetricsRegistry, DependencyIndicators, HttpMetricsMiddleware, StartupGate],
-  exports: [MetricsRegistry, HttpMetricsMiddleware, StartupGate],
+  providers: [MetricsRegistry, DependencyIndicators, Readiness, HttpMetricsMiddleware, StartupGate],
+  exports: [MetricsRegistry, HttpMetricsMiddleware, Readiness, StartupGate],
 })
 export class ObservabilityModule {}

@@ -2,7 +2,10 @@ import { createHmac } from 'node:crypto';
 
 const STANDARD_PREFIX = 'whsec_';
 
-/** decisions.md: a `whsec_` secret is base64 after the prefix (Standard Webhooks); any other secret is its UTF-8 bytes. */
+/**
+ * docs/decisions.md, Webhook delivery: a `whsec_` secret is base64 after the prefix (Standard Webhooks); any other
+ * secret is its UTF-8 bytes.
+ */
 export function signingKey(secret: string): Buffer {
   return secret.startsWith(STANDARD_PREFIX) ? Buffer.from(secret.slice(STANDARD_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
 }

@@ -1,8 +1,9 @@
 import { PRIVACY_SETTINGS, type PrivacySetting } from '@app/contracts';
 
 /**
- * Each network privacy setting as `GET /users/me/privacy` spells it. `PUT` takes either spelling: the reference API
- * (and its SDK) sends the network's names (`last`, `groupadd`, ...) while its own responses use these.
+ * Each network privacy setting as `GET /users/me/privacy` spells it. `PUT` takes either spelling: the contract family's
+ * SDK sends the network's names (`last`, `groupadd`, ...) while its own responses use these (docs/decisions.md, Family
+ * compatibility).
  */
 export const PRIVACY_RESPONSE_NAMES = {
   groupadd: 'groupAdd',

@@ -29,7 +29,7 @@ export class EventRecorder {
       this.logger.warn({ instanceId, eventTypes: events.map((event) => event.eventType) }, 'event for a deleted instance dropped');
       return;
     }
-    // decisions.md: a filtered event is dropped, not stored.
+    // docs/decisions.md, Events: a filtered event is dropped, not stored.
     const kept = events.filter((event) => passesEventFilters(event.eventType, routing.eventFilters));
     if (kept.length === 0) return;
     const deliver = routing.webhookUrl !== null;

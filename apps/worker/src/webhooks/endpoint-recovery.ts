@@ -9,10 +9,11 @@ function flagTtlMs(config: AppConfig): number {
 }
 
 /**
- * Circuit-breaker recovery (decisions.md): when an instance's endpoint answers 2xx again, its other deliveries waiting
- * out a backoff are due at once, oldest event first; the per-URL slots then pace them. A Redis flag, set whenever a
- * retry is scheduled and taken by the first 2xx after it, keeps the common case (a healthy endpoint) to one DEL per
- * delivery, and works across workers. Losing the flag (Redis flushed) only means the backoff runs its course.
+ * Circuit-breaker recovery (docs/decisions.md, Webhook delivery): when an instance's endpoint answers 2xx again, its
+ * other deliveries waiting out a backoff are due at once, oldest event first; the per-URL slots then pace them. A Redis
+ * flag, set whenever a retry is scheduled and taken by the first 2xx after it, keeps the common case (a healthy
+ * endpoint) to one DEL per delivery, and works across workers. Losing the flag (Redis flushed) only means the backoff
+ * runs its course.
  */
 @Injectable()
 export class EndpointRecovery {

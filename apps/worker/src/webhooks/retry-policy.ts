@@ -13,9 +13,9 @@ export function retryAfterMs(header: string | string[] | undefined, now = Date.n
 }
 
 /**
- * What follows an attempt (decisions.md): any 2xx delivers; 410 stops the URL; anything else (redirects included)
- * retries after the schedule's next delay ±15 %, or after `Retry-After` on 429/503, until the schedule runs out.
- * `step` is the number of retries already used in this round.
+ * What follows an attempt (docs/decisions.md, Webhook delivery): any 2xx delivers; 410 stops the URL; anything else
+ * (redirects included) retries after the schedule's next delay ±15 %, or after `Retry-After` on 429/503, until the
+ * schedule runs out. `step` is the number of retries already used in this round.
  */
 export function verdict(
   statusCode: number | null,

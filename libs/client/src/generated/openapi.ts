@@ -4678,7 +4678,7 @@ export interface components {
             replyTo?: string;
             /** @description Sender of the quoted message, needed when quoting someone else's message in a group; only with `replyTo`. */
             replyToSenderId?: string;
-            /** @description Alias of `message`, as clients of the reference API send it. */
+            /** @description Alias of `message`, as clients of the contract family send it. */
             text?: string;
             /**
              * @description Recipient: a user JID, group JID, LID or international number (normalised to a JID).

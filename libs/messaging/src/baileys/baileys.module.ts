@@ -14,7 +14,7 @@ function baileysSettings(config: AppConfig): BaileysSettings {
   return {
     webSocketUrl: config.baileysWebSocketUrl,
     ...DEFAULT_BAILEYS_WAITS,
-    mediaDispatcher: testMediaDispatcher(process.env, config.baileysWebSocketUrl),
+    mediaDispatcher: testMediaDispatcher(config.baileysTestNetwork, config.baileysWebSocketUrl),
     undecryptableAfterMs: config.undecryptableAfterSeconds * 1000,
   };
 }
@@ -34,7 +34,7 @@ function baileysLogger(config: AppConfig): BaileysLogger {
       provide: BAILEYS_LIBRARY,
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig): BaileysLibraryLoader =>
-        libraryLoader(loadBaileys, testNetworkRootKey(process.env, config.baileysWebSocketUrl)),
+        libraryLoader(loadBaileys, testNetworkRootKey(config.baileysTestNetwork, config.baileysWebSocketUrl)),
     },
     { provide: BAILEYS_SETTINGS, inject: [APP_CONFIG], useFactory: baileysSettings },
     { provide: BAILEYS_LOGGER, inject: [APP_CONFIG], useFactory: baileysLogger },

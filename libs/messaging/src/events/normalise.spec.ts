@@ -50,7 +50,7 @@ describe('normalise: session events', () => {
 });
 
 describe('normalise.message', () => {
-  it('builds a text message with the reference fields and nothing undefined', () => {
+  it('builds a text message with the fields the family defines and nothing undefined', () => {
     const event = normalise.message(message());
     expect(event).toEqual({
       eventType: 'message',
@@ -97,7 +97,7 @@ describe('normalise.message', () => {
     });
   });
 
-  it('describes media, reactions, contacts, pins and link previews as the reference does', () => {
+  it('describes media, reactions, contacts, pins and link previews as the family does', () => {
     const media = {
       mediaType: 'image' as const,
       mimeType: 'image/jpeg',

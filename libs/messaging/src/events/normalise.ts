@@ -73,7 +73,10 @@ export type ChatSettingInput =
   | { type: 'archive'; archived: boolean }
   | { type: 'ephemeral'; seconds: number; by?: Actor };
 
-/** A group change: the reference's group event fields, with people as parties and times as dates. */
+/**
+ * A group change: the family's group event fields (libs/contracts/src/event-payloads.ts), with people as parties and
+ * times as dates.
+ */
 export interface GroupInput {
   groupId: string;
   by?: Actor;
@@ -103,7 +106,7 @@ export type NewsletterInput =
   | { id: string; action: 'leave'; role: string }
   | { id: string; action: 'mute'; muted: boolean };
 
-/** History is sent per chat, at most this many messages per event (as the reference gateway chunks it). */
+/** History is sent per chat, at most this many messages per event (docs/decisions.md, Family compatibility). */
 export const HISTORY_CHUNK = 500;
 
 const EPHEMERAL_TIMERS: Record<number, EphemeralTimer> = { 0: 'off', 86_400: '24h', 604_800: '7d', 7_776_000: '90d' };
@@ -201,7 +204,7 @@ function content(input: MessageContent): Partial<MessageEventData> & Pick<Messag
         }),
       };
     case 'button_reply':
-      // decisions.md: `text` repeats the label for integrations that read only text.
+      // docs/decisions.md, Messages: `text` repeats the label for integrations that read only text.
       return present({ type: 'button_reply' as const, text: input.text, buttonReply: present({ id: input.id, text: input.text }) });
     case 'list_reply':
       return present({

@@ -59,7 +59,10 @@ export class CommunitySubGroupDto {
   isAnnouncementGroup!: boolean;
 }
 
-/** A new community: its info, plus `id` (the same JID as `communityId`) as clients of the reference API read it. */
+/**
+ * A new community: its info, plus `id` (the same JID as `communityId`) as the family's clients read it
+ * (docs/decisions.md, Family compatibility).
+ */
 export class CreatedCommunityDto extends CommunityInfoDto {
   @ApiProperty({ description: "the new community's JID, the same as `communityId`", example: '120363012345678901@g.us' })
   id!: string;

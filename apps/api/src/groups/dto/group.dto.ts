@@ -63,7 +63,10 @@ export class GroupInfoDto {
   memberAddMode!: string;
 }
 
-/** A new group: its info, plus `id` (the same JID as `groupId`) as clients of the reference API read it. */
+/**
+ * A new group: its info, plus `id` (the same JID as `groupId`) as the family's clients read it (docs/decisions.md,
+ * Family compatibility).
+ */
 export class CreatedGroupDto extends GroupInfoDto {
   @ApiProperty({ description: "the new group's JID, the same as `groupId`", example: '120363012345678901@g.us' })
   id!: string;

@@ -25,7 +25,7 @@ const USER = '14155550123@s.whatsapp.net';
 const GROUP = '120363025246125486@g.us';
 const B64 = Buffer.from('example file').toString('base64');
 
-/** A realistic, valid body for every request DTO (several follow the reference API's own examples). */
+/** A realistic, valid body for every request DTO (several follow the contract family's own examples). */
 const EXAMPLES: [Type<unknown>, Record<string, unknown>][] = [
   [SendTextDto, { to: USER, message: 'Hello world!' }],
   [SendTextDto, { to: GROUP, text: 'Hi @1234567890', mentions: ['1234567890@s.whatsapp.net'] }],

@@ -5,8 +5,8 @@ import { CHAT_ID, Follows, NormalisedBy, refusal, type InputRule } from '../../c
 import { REQUIRED } from './message.validators';
 
 /**
- * A person, without the device part some sources add (`4155550123:12@s.whatsapp.net`, as in the reference API's
- * examples): a sender is a user, not one of their devices. Group JIDs are refused.
+ * A person, without the device part some sources add (`4155550123:12@s.whatsapp.net`, as the contract family's
+ * examples write it, docs/decisions.md): a sender is a user, not one of their devices. Group JIDs are refused.
  */
 export function userJidOf(value: string): string | undefined {
   return normaliseUserId(value.trim().replace(/^(\d+):\d+@(s\.whatsapp\.net|lid)$/, '$1@$2'));

@@ -9,7 +9,10 @@ export const MAX_LOCATION_ADDRESS_CHARS = 1024;
 const LATITUDE_RULE = { message: 'must be from -90 to 90' };
 const LONGITUDE_RULE = { message: 'must be from -180 to 180' };
 
-/** `POST /messages/location`. Like the reference API, the only send option it takes is `ephemeralExpiration`. */
+/**
+ * `POST /messages/location`. As in the contract family, the only send option it takes is `ephemeralExpiration`
+ * (docs/decisions.md, Family compatibility).
+ */
 export class SendLocationDto extends EphemeralOptionDto {
   /**
    * Recipient: a user JID, group JID, LID or international number (normalised to a JID).

@@ -3,7 +3,10 @@ import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString } from 'cl
 import { IsUserId, ToUserJid } from './jid.validators';
 import { IsNotBlank, MaxChars, RequiresField } from './message.validators';
 
-/** Disappearing-message timers the network offers, as the reference API spells them. */
+/**
+ * Disappearing-message timers the network offers, as the contract family spells them (docs/decisions.md, Family
+ * compatibility).
+ */
 export const EPHEMERAL_EXPIRATIONS = ['off', '24h', '7d', '90d'] as const;
 export type EphemeralExpiration = (typeof EPHEMERAL_EXPIRATIONS)[number];
 

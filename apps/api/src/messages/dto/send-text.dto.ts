@@ -27,7 +27,7 @@ export class SendTextDto extends SendOptionsDto {
   @ExclusiveWith('text')
   message?: string;
 
-  /** Alias of `message`, as clients of the reference API send it. */
+  /** Alias of `message`, as clients of the contract family send it. */
   @IsOptional()
   @IsString()
   @IsNotBlank()
