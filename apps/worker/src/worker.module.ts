@@ -33,6 +33,11 @@ import { RetentionJob } from './retention/retention-job';
 import { EndpointRecovery } from './webhooks/endpoint-recovery';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
 import { WorkerStatusController } from './worker-status.controller';
+import { SendMetrics } from './dispatch/send-metrics';
+import { QueueMetrics } from './dispatch/queue-metrics';
+import { DeliveryMetrics } from './webhooks/delivery-metrics';
+import { ShardMetrics } from './shards/shard-metrics';
+import { SessionMetrics } from './sessions/session-metrics';
 
 /** The worker: owns network sessions (shards), sends, and event delivery. Only health, metrics and status are served over HTTP. */
 @Module({})
@@ -81,6 +86,11 @@ export class WorkerModule {
         EndpointRecovery,
         DeliveryReconciler,
         RetentionJob,
+        SendMetrics,
+        QueueMetrics,
+        DeliveryMetrics,
+        ShardMetrics,
+        SessionMetrics,
       ],
     };
   }

@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
 import { DependencyIndicators, HealthController, StartupGate } from './health';
 import { HttpMetricsMiddleware, MetricsController, MetricsRegistry } from './metrics';
+import { PlatformMetrics } from './platform-metrics';
 
 @Module({
   imports: [TerminusModule.forRoot({ logger: false })],
   controllers: [HealthController, MetricsController],
-  providers: [MetricsRegistry, DependencyIndicators, HttpMetricsMiddleware, StartupGate],
+  providers: [MetricsRegistry, PlatformMetrics, DependencyIndicators, HttpMetricsMiddleware, StartupGate],
   exports: [MetricsRegistry, HttpMetricsMiddleware, StartupGate],
 })
 export class ObservabilityModule {}
