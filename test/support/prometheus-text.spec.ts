@@ -3,14 +3,18 @@ import { familyOf, metricNamesIn, parseExposition, valueOf } from './prometheus-
 describe('metricNamesIn', () => {
   it('finds the metric selectors of an expression and nothing else', () => {
     expect(
-      metricNamesIn(`histogram_quantile(0.99, sum by (le, command) (rate(redis_command_duration_seconds_bucket{job=~"$job"}[$__rate_interval])))`),
+      metricNamesIn(
+        `histogram_quantile(0.99, sum by (le, command) (rate(redis_command_duration_seconds_bucket{job=~"$job"}[$__rate_interval])))`,
+      ),
     ).toEqual(['redis_command_duration_seconds_bucket']);
     expect(
       metricNamesIn(`sum(rate(webhook_delivery_attempts_total{outcome!~"delivered|skipped"}[15m]))
         / clamp_min(sum(rate(webhook_delivery_attempts_total[15m])), 1e-9) > 0.2
         and on (instance) max by (instance) (worker_sessions_flapping) offset 5m`),
     ).toEqual(['webhook_delivery_attempts_total', 'worker_sessions_flapping']);
-    expect(metricNamesIn('max(messages_pending_sends) > 0 and max(deriv(messages_pending_sends[15m])) > 0')).toEqual(['messages_pending_sends']);
+    expect(metricNamesIn('max(messages_pending_sends) > 0 and max(deriv(messages_pending_sends[15m])) > 0')).toEqual([
+      'messages_pending_sends',
+    ]);
   });
 });
 
@@ -28,12 +32,8 @@ describe('parseExposition and familyOf', () => {
     );
     expect(valueOf(exposition, 'h_seconds_bucket', { le: '0.1' })).toBe(2);
     expect(valueOf(exposition, 'g')).toBe(4);
-    expect(['h_seconds_count', 'h_seconds_bucket', 'g', 'h_seconds_total', 'nope'].map((name) => familyOf(name, exposition.types))).toEqual([
-      'h_seconds',
-      'h_seconds',
-      'g',
-      undefined,
-      undefined,
-    ]);
+    expect(['h_seconds_count', 'h_seconds_bucket', 'g', 'h_seconds_total', 'nope'].map((name) => familyOf(name, exposition.types))).toEqual(
+      ['h_seconds', 'h_seconds', 'g', undefined, undefined],
+    );
   });
 });

@@ -50,7 +50,21 @@ export function metricNamesIn(expression: string): string[] {
     .replace(/\[[^\]]*\]/g, ' ')
     .replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)/g, ' ')
     .replace(/\$\w+|\$\{[^}]*\}/g, ' ');
-  const keywords = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'and', 'or', 'unless', 'offset', 'inf', 'nan']);
+  const keywords = new Set([
+    'by',
+    'without',
+    'on',
+    'ignoring',
+    'group_left',
+    'group_right',
+    'bool',
+    'and',
+    'or',
+    'unless',
+    'offset',
+    'inf',
+    'nan',
+  ]);
   const names = new Set<string>();
   for (const match of stripped.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*/g)) {
     const name = match[0];

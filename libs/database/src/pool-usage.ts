@@ -29,7 +29,14 @@ export class ConnectionPools {
     ];
     return pools.flatMap(([pool, connections]) =>
       connections
-        ? [{ pool, size: connections.options.max ?? 0, inUse: connections.totalCount - connections.idleCount, waiting: connections.waitingCount }]
+        ? [
+            {
+              pool,
+              size: connections.options.max ?? 0,
+              inUse: connections.totalCount - connections.idleCount,
+              waiting: connections.waitingCount,
+            },
+          ]
         : [],
     );
   }

@@ -3,10 +3,18 @@ import { CachedReading } from './cached-reading';
 describe('CachedReading', () => {
   it('reuses a fresh value, reads again once it is old, and keeps the last value when a read fails', async () => {
     let clock = 0;
-    const answers: (() => Promise<number>)[] = [() => Promise.resolve(1), () => Promise.resolve(2), () => Promise.reject(new Error('down'))];
+    const answers: (() => Promise<number>)[] = [
+      () => Promise.resolve(1),
+      () => Promise.resolve(2),
+      () => Promise.reject(new Error('down')),
+    ];
     const errors: string[] = [];
     let reads = 0;
-    const reading = new CachedReading(() => answers[reads++](), { maxAgeMs: 5_000, waitMs: 1_000, onError: (error) => errors.push(error.message) }, () => clock);
+    const reading = new CachedReading(
+      () => answers[reads++](),
+      { maxAgeMs: 5_000, waitMs: 1_000, onError: (error) => errors.push(error.message) },
+      () => clock,
+    );
     const seen = [await reading.get()];
     clock = 4_000;
     seen.push(await reading.get());

@@ -39,14 +39,13 @@ export class QueueMetrics implements OnModuleDestroy {
     });
     new Gauge({
       name: 'bullmq_job_count',
-      help: 'Jobs by queue (send: this worker\'s; webhooks: shared, aggregate with max()) and state',
+      help: "Jobs by queue (send: this worker's; webhooks: shared, aggregate with max()) and state",
       labelNames: ['queue', 'state'] as const,
       registers: [metrics.registry],
       async collect() {
         const counts = await reading.get();
         if (!counts) return;
-        for (const [queue, byState] of Object.entries(counts))
-          for (const state of STATES) this.set({ queue, state }, byState[state] ?? 0);
+        for (const [queue, byState] of Object.entries(counts)) for (const state of STATES) this.set({ queue, state }, byState[state] ?? 0);
       },
     });
   }

@@ -54,6 +54,7 @@ export class SendDispatcher {
     private readonly lease: ShardLeaseCheck,
     private readonly breaker: SendBreaker,
     private readonly pauses: SendingPauses,
+    /** Optional so the dispatcher can be built without a metrics registry (unit tests). */
     @Optional() private readonly metrics?: SendMetrics,
   ) {
     sessions.onConnected((instanceId) => void this.kick(instanceId));

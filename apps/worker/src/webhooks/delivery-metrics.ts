@@ -4,16 +4,7 @@ import { MetricsRegistry } from '@app/observability';
 
 /** What one attempt came to, as a bounded label: its HTTP class or why no answer came. */
 export type DeliveryClass =
-  | 'delivered'
-  | 'gone'
-  | 'http_3xx'
-  | 'http_4xx'
-  | 'http_5xx'
-  | 'timeout'
-  | 'refused_address'
-  | 'too_large'
-  | 'network_error'
-  | 'skipped';
+  'delivered' | 'gone' | 'http_3xx' | 'http_4xx' | 'http_5xx' | 'timeout' | 'refused_address' | 'too_large' | 'network_error' | 'skipped';
 
 /**
  * Classifies an attempt from its status code (null: no answer) and the error the outbound client gave. The client's
