@@ -34,6 +34,11 @@ import { EndpointRecovery } from './webhooks/endpoint-recovery';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
 import { WorkerStatusController } from './worker-status.controller';
 import { WorkerReadinessController } from './worker-readiness.controller';
+import { SendMetrics } from './dispatch/send-metrics';
+import { QueueMetrics } from './dispatch/queue-metrics';
+import { DeliveryMetrics } from './webhooks/delivery-metrics';
+import { ShardMetrics } from './shards/shard-metrics';
+import { SessionMetrics } from './sessions/session-metrics';
 
 /** The worker: owns network sessions (shards), sends, and event delivery. Only health, metrics and status are served over HTTP. */
 @Module({})
@@ -82,6 +87,11 @@ export class WorkerModule {
         EndpointRecovery,
         DeliveryReconciler,
         RetentionJob,
+        SendMetrics,
+        QueueMetrics,
+        DeliveryMetrics,
+        ShardMetrics,
+        SessionMetrics,
       ],
     };
   }

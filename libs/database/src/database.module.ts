@@ -25,6 +25,8 @@ import { ShardLeaseRepository } from './repositories/shard-lease.repository';
 import { ShardOwnerMap } from './repositories/shard-owner-map';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
 import { DeliveryHealthRepository } from './repositories/delivery-health.repository';
+import { BacklogRepository } from './repositories/backlog.repository';
+import { ConnectionPools } from './pool-usage';
 
 const repositories = [
   CustomerRepository,
@@ -49,6 +51,8 @@ const repositories = [
   ShardLeaseRepository,
   ShardOwnerMap,
   PartitionMaintenance,
+  BacklogRepository,
+  ConnectionPools,
 ];
 
 @Global()

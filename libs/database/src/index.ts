@@ -26,3 +26,5 @@ export * from './repositories/shard-lease.repository';
 export * from './repositories/shard-owner-map';
 export * from './repositories/fence';
 export * from './partitions/partition-maintenance';
+export * from './repositories/backlog.repository';
+export * from './pool-usage';

@@ -27,6 +27,11 @@ export class ReadReplica implements OnModuleDestroy {
     this.client = new PrismaClient({ adapter: new PrismaPg(this.pool) });
   }
 
+  /** The replica's own pool; none when reads go to the primary (whose pool `PrismaService` holds). */
+  get connectionPool(): Pool | undefined {
+    return this.pool;
+  }
+
   async onModuleDestroy(): Promise<void> {
     if (!this.pool) return;
     await this.client.$disconnect();

@@ -4,6 +4,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { closeConnection, createConnection, type ConnectionOptions, type RedisConnection } from './connections';
 import { Subscription } from './subscription';
 import { OutageLog } from './outage-log';
+import { timeCommands, type CommandTimingListener } from './command-timing';
 
 /** The process's Redis connections. Requests fail fast instead of queueing while Redis is down. */
 @Injectable()
@@ -13,6 +14,7 @@ export class RedisService implements OnModuleDestroy {
   /** True on a Redis Cluster: pub/sub is sharded (SPUBLISH/SSUBSCRIBE) and multi-key commands must share a slot. */
   readonly isCluster: boolean;
   private readonly connections: RedisConnection[] = [];
+  private commandTiming: CommandTimingListener | undefined;
 
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {
     this.isCluster = config.redis.mode === 'cluster';
@@ -98,6 +100,11 @@ export class RedisService implements OnModuleDestroy {
     });
   }
 
+  /** Times the commands of every connection this service made or makes (see `timeCommands`), for `/metrics`. */
+  onCommandTimed(listener: CommandTimingListener): void {
+    this.commandTiming = listener;
+  }
+
   async ping(): Promise<void> {
     await this.client.ping();
   }
@@ -110,6 +117,7 @@ export class RedisService implements OnModuleDestroy {
     const outage = new OutageLog(this.logger, `redis ${name}`);
     connection.on('error', (error: Error) => outage.error(error));
     connection.on('ready', () => outage.up());
+    timeCommands(connection, () => this.commandTiming);
     this.connections.push(connection);
     return connection;
   }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { PermanentSendError, passesEventFilters, shardOf, type NormalisedEvent } from '@app/contracts';
 import { FencedOutError, MessageRepository, type Fence, type StoredMessage } from '@app/database';
@@ -11,6 +11,7 @@ import { ChatActivity } from '../store/chat-activity';
 import { MediaResolver } from './media-resolver';
 import { SendBreaker, type BreakerChange } from './send-breaker';
 import { SendingPauses } from './sending-pauses';
+import { SendMetrics } from './send-metrics';
 
 const BATCH = 200;
 
@@ -53,6 +54,8 @@ export class SendDispatcher {
     private readonly lease: ShardLeaseCheck,
     private readonly breaker: SendBreaker,
     private readonly pauses: SendingPauses,
+    /** Optional so the dispatcher can be built without a metrics registry (unit tests). */
+    @Optional() private readonly metrics?: SendMetrics,
   ) {
     sessions.onConnected((instanceId) => void this.kick(instanceId));
   }
@@ -152,6 +155,7 @@ export class SendDispatcher {
     if (sent.ownMessage) events.push(sent.ownMessage);
     events.push(...this.breakerEvents(instanceId, this.breaker.taken(instanceId)));
     await this.recordOnce(instanceId, message.id, fence, { outcome: { status: 'sent' }, events });
+    if (message.acceptedAt) this.metrics?.sent(message.acceptedAt);
     const own = sent.ownMessage?.data;
     if (own && !own.isStatus) this.activity.note(instanceId, own.chatId, own.isGroup, new Date(own.time));
     await this.media.release(message);

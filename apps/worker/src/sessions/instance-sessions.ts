@@ -75,6 +75,7 @@ export class InstanceSessions {
   /** Per instance, the events waiting in its lane to be recorded together (see `recordEvent`). */
   private readonly openEventBatches = new Map<string, NormalisedEvent[]>();
   private readonly connectedListeners: ((instanceId: string) => void)[] = [];
+  private readonly transitionListeners: ((instanceId: string, status: InstanceStatus) => void)[] = [];
   /** The lease under which each instance's latest session was started; its events are appended under it. */
   private readonly fences = new Map<string, Fence>();
 
@@ -95,6 +96,18 @@ export class InstanceSessions {
   /** The takeover in progress (or the last one): sessions opened and still waiting to open. */
   resumeProgress(): ResumeProgress {
     return this.pacer.progress();
+  }
+
+  /** How many of this worker's sessions are in each status right now (for `/metrics`). */
+  statusCounts(): Map<InstanceStatus, number> {
+    const counts = new Map<InstanceStatus, number>();
+    for (const managed of this.sessions.values()) counts.set(managed.status, (counts.get(managed.status) ?? 0) + 1);
+    return counts;
+  }
+
+  /** Called on every status transition of a session (for `/metrics`: transitions and flapping links). */
+  onTransition(listener: (instanceId: string, status: InstanceStatus) => void): void {
+    this.transitionListeners.push(listener);
   }
 
   /** The reconnects scheduled right now: for the worker's status endpoint, so a backoff can be watched. */
@@ -429,6 +442,7 @@ export class InstanceSessions {
 
   private transition(managed: ManagedSession, status: InstanceStatus): void {
     managed.status = status;
+    for (const listener of this.transitionListeners) listener(managed.instance.id, status);
     const deviceId = status === 'unpaired' || status === 'pairing' ? null : managed.deviceId;
     void this.inLane(managed.instance.id, () => this.statuses.set(managed.instance.id, status, deviceId, managed.fence)).catch(
       (error: Error) => {

@@ -13,6 +13,7 @@ import { CommandRouter } from '../sessions/command-router';
 import { InstanceSessions } from '../sessions/instance-sessions';
 import { ShardLeaseCheck } from './shard-lease-check';
 import { ShardOwnership } from './shard-ownership';
+import { ShardMetrics } from './shard-metrics';
 
 /** Time kept after the sends in progress for closing sessions and releasing leases. */
 const HANDOVER_RESERVE_MS = 2_000;
@@ -37,7 +38,10 @@ export class ShardCoordinator {
     private readonly consumers: SendQueueConsumers,
     private readonly reconciler: SendReconciler,
     private readonly lease: ShardLeaseCheck,
-  ) {}
+    private readonly metrics: ShardMetrics,
+  ) {
+    metrics.countOwned(() => this.owned().length);
+  }
 
   async start(): Promise<void> {
     await this.refuseBesideRedisLeaseWorkers();
@@ -49,7 +53,7 @@ export class ShardCoordinator {
     this.consumers.start(this.workerId);
     this.ownership = new ShardOwnership(
       {
-        store: this.leases,
+        store: this.metrics.observed(this.leases),
         workerId: this.workerId,
         shardCount: this.config.shardCount,
         leaseMs: this.config.shardLeaseMs,
@@ -61,6 +65,7 @@ export class ShardCoordinator {
           await this.sessions.openShard(shard);
         },
         lost: async (shard, reason) => {
+          this.metrics.lost(reason);
           // Nothing here waits on Redis: the sessions must close (fencing) whatever Redis does. From here on doorbells and
           // commands for the shard are passed on or answered "not mine"; drains see the shard as released and stop after
           // the send in progress, which finishes before the sessions close and the lease goes.

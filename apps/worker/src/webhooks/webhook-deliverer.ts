@@ -9,6 +9,7 @@ import { OutboundHttp, OutboundHttpError, outboundPolicy, webhookSignatureHeader
 import { EventRoutingCache } from '../events/event-routing.cache';
 import { retryAfterMs, verdict } from './retry-policy';
 import { EndpointRecovery } from './endpoint-recovery';
+import { DeliveryMetrics, deliveryClass } from './delivery-metrics';
 import { UrlSlots } from './url-slots';
 import { WaitingFirstAttempts, type WaitingAttempt } from './waiting-first-attempts';
 import { OutageLog } from '@app/redis';
@@ -45,6 +46,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
     private readonly routing: EventRoutingCache,
     private readonly queue: WebhookQueue,
     private readonly recovery: EndpointRecovery,
+    private readonly metrics: DeliveryMetrics,
   ) {
     this.http = new OutboundHttp(outboundPolicy(config));
     this.slots = new UrlSlots(config.webhookPerUrlConcurrency);
@@ -269,6 +271,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
   private async finish(delivery: PendingDelivery, record: AttemptRecord, next: DeliveryOutcome): Promise<void> {
     const recorded = await this.deliveries.recordAttempt(delivery.envelope, record, next);
     if (!recorded) return;
+    this.metrics.attempted(deliveryClass(record.statusCode, record.error, record.outcome === 'skipped'), delivery.envelope.receivedAt);
     if (record.outcome === 'delivered') await this.recovery.delivered(delivery.instanceId);
     if (next.state === 'pending') {
       await this.recovery.backingOff(delivery.instanceId);

@@ -24,6 +24,8 @@ export class IdempotencyMismatch extends Error {}
 export type StoredMessage = OutboundMessage & {
   seq: bigint;
   status: 'accepted' | 'sent' | 'failed';
+  /** When the API accepted it (read with the pending rows, for the accept→network latency). */
+  acceptedAt?: Date;
 };
 
 /**
@@ -67,9 +69,10 @@ export class MessageRepository {
       chat_jid: string;
       payload: unknown;
       seq_text: string;
+      accepted_at: Date;
     }>(
       // Ordered by the stored number, not by its text ('10' < '9'): send order is acceptance order.
-      `SELECT id, kind, chat_jid, payload, seq::text AS seq_text FROM messages WHERE instance_id = $1 AND status = 'accepted' ORDER BY messages.seq LIMIT $2`,
+      `SELECT id, kind, chat_jid, payload, seq::text AS seq_text, accepted_at FROM messages WHERE instance_id = $1 AND status = 'accepted' ORDER BY messages.seq LIMIT $2`,
       [instanceId, limit],
     );
     return rows.map((row) => ({
@@ -77,6 +80,7 @@ export class MessageRepository {
       id: row.id,
       seq: BigInt(row.seq_text),
       status: 'accepted',
+      acceptedAt: row.accepted_at,
     }));
   }
 

@@ -70,6 +70,11 @@ export class ShardLeaseRepository implements OnModuleDestroy {
     this.pool = createConnectionPool({ url: config.databaseUrl, size: 2, pooler: config.databasePooler });
   }
 
+  /** The lease pool, for its usage on `/metrics`. */
+  get connectionPool(): Pool {
+    return this.pool;
+  }
+
   /**
    * One statement per tick: refreshes this worker's membership (when `heartbeat`) and extends every lease it names that
    * is still its own. Returns the tokens that were extended; a lease not among them is gone or someone else's.
