@@ -77,7 +77,8 @@ function connectTunnel(proxy: ProxyEndpoint, target: TunnelTarget, timeoutMs: nu
         resolve(socket);
         return;
       }
-      if (status === 407) fail(new ProxyFailure('proxy_auth_failed', `the proxy refused the credentials (${statusLine})`));
+      // 407 is the standard answer; tinyproxy 1.11 answers a CONNECT with wrong credentials 401.
+      if (status === 407 || status === 401) fail(new ProxyFailure('proxy_auth_failed', `the proxy refused the credentials (${statusLine})`));
       else fail(new ProxyFailure('proxy_refused', `the proxy refused the tunnel to ${hostPort(target.host, target.port)} (${statusLine || 'no status line'})`));
     };
     socket.on('data', onData).on('error', onError).on('close', onClose);
