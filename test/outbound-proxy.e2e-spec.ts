@@ -1,3 +1,5 @@
+import { Client } from 'pg';
+import { testEnv } from './support/environment';
 import { eventsOfType, eventually } from './support/event-log';
 import { createInstance, type CreatedInstance } from './support/fixtures';
 import { headersOf, waitForStatus } from './support/instance-world';
@@ -258,5 +260,26 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
       ...defaults,
       defaultProxyUrl: `socks5://carol:…@127.0.0.1:${socksProxy.port}`,
     });
+
+    // At rest: AES-GCM like the signing secrets (`v1.<iv>.<tag>.<ciphertext>`), no credential in clear.
+    const db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await db.connect();
+    try {
+      const customerRow = await db.query<{ stored: string }>('SELECT default_proxy_url_enc AS stored FROM customers WHERE id = $1', [
+        world.customer.id,
+      ]);
+      const instanceRow = await db.query<{ stored: string }>('SELECT proxy_url_enc AS stored FROM instances WHERE id = $1', [
+        viaHttp.instance.id,
+      ]);
+      for (const { stored } of [...customerRow.rows, ...instanceRow.rows]) {
+        expect(stored).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
+        expect(stored).not.toContain('p4ss');
+        expect(stored).not.toContain(CREDENTIALS.password);
+      }
+      expect(customerRow.rows).toHaveLength(1);
+      expect(instanceRow.rows).toHaveLength(1);
+    } finally {
+      await db.end();
+    }
   });
 });

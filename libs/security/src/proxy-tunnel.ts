@@ -202,7 +202,7 @@ export function proxyDispatcher(proxy: ProxyEndpoint, onFailure?: ProxyFailureLi
         const servername = options.servername || (net.isIP(options.hostname) ? undefined : options.hostname);
         const secured = tls.connect({ socket, ALPNProtocols: ['http/1.1'], ...(servername ? { servername } : {}) });
         secured.once('secureConnect', () => callback(null, secured));
-        secured.once('error', (error) => callback(error, null));
+        secured.once('error', (error: Error) => callback(error, null));
       },
       (error: Error) => {
         if (error instanceof ProxyFailure) onFailure?.(error);

@@ -28,15 +28,16 @@ export class NetworkRoute {
 
   static through(proxyUrl: string, settings: BaileysSettings): NetworkRoute {
     const proxy = parseProxyUrl(proxyUrl);
-    let route: NetworkRoute | undefined;
-    const onFailure = (failure: ProxyFailure) => route?.recordFailure(failure);
+    // The agents report to the route they belong to, which exists only once they do.
+    const routes: NetworkRoute[] = [];
+    const onFailure = (failure: ProxyFailure) => routes[0]?.recordFailure(failure);
     const secureSocket = new URL(settings.webSocketUrl).protocol === 'wss:';
     const uploads = new ProxyHttpsAgent(proxy, { onFailure });
     const socketAgent = secureSocket ? uploads : (new ProxyHttpAgent(proxy, { onFailure }) as unknown as HttpsAgent);
     const downloads = proxyDispatcher(proxy, onFailure);
     const dispatcher = settings.routeMedia ? settings.routeMedia(downloads) : downloads;
-    route = new NetworkRoute(proxyUrl, socketAgent, uploads, dispatcher, [uploads, socketAgent, downloads]);
-    return route;
+    routes.push(new NetworkRoute(proxyUrl, socketAgent, uploads, dispatcher, [uploads, socketAgent, downloads]));
+    return routes[0];
   }
 
   takeFailure(): ProxyFailure | undefined {
