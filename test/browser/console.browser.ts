@@ -49,6 +49,11 @@ test.describe('Console', () => {
       201,
       gateway.client.post('/account/instances', { name: 'Behind a proxy', sandbox: false }, customerKey),
     )) as { id: string };
+    // Its own settings, so its own proxy applies (while it follows the customer defaults, the default proxy does).
+    await gateway.client.expectStatus(
+      204,
+      gateway.client.request('PUT', `/account/instances/${created.id}/settings`, { useCustomDefaults: false }, customerKey),
+    );
 
     await dashboard(page, gateway.apiUrl, `instances/${created.id}`);
     const proxyField = page.getByLabel('Proxy URL');
@@ -72,7 +77,7 @@ test.describe('Console', () => {
     expect(qr).toEqual({ status: 503, body: { status: 503, detail: 'instance not available' } });
     await page.reload();
     await expect(page.getByRole('alert').filter({ hasText: 'proxy_unreachable' })).toContainText('The proxy cannot be reached');
-    await page.screenshot({ path: 'test-results/outbound-proxy-overview.png', fullPage: true });
+    await page.screenshot({ path: '.test-tmp/browser/outbound-proxy-overview.png', fullPage: true });
 
     await page.getByRole('button', { name: 'Remove proxy' }).click();
     await expect(proxyField).toHaveValue('');
