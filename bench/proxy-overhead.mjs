@@ -23,7 +23,7 @@ const apiMain = join(root, 'dist/apps/api/src/main.js');
 if (!existsSync(workerMain) || !existsSync(apiMain)) throw new Error('run `npm run build` first');
 
 const ANN = { phone: '447700900123', name: 'Ann', lid: '123456789012345@lid' };
-const { env, adminKey, dispose } = await scratchServices({ LOG_LEVEL: 'error', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+const { env, adminKey, migrate, dispose } = await scratchServices({ LOG_LEVEL: 'error', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
 const children = [];
 const scratch = mkdtempSync(join(tmpdir(), 'proxy-bench-'));
 // The proxies drop root and run as nobody.
@@ -119,6 +119,7 @@ const stats = (values) => {
 };
 
 try {
+  migrate();
   const network = await startFakeNetwork();
   const [http, socks] = await Promise.all([startTinyproxy(), startDante()]);
   const worker = await startApp(workerMain, 'WORKER_HEALTH_PORT', {
