@@ -53,7 +53,9 @@ async function startTinyproxy() {
   const config = join(scratch, 'tinyproxy.conf');
   writeFileSync(
     config,
-    ['User nobody', 'Group nogroup', `Port ${port}`, 'Listen 127.0.0.1', 'Timeout 120', 'MaxClients 100', 'LogLevel Warning', ''].join('\n'),
+    ['User nobody', 'Group nogroup', `Port ${port}`, 'Listen 127.0.0.1', 'Timeout 120', 'MaxClients 100', 'LogLevel Warning', ''].join(
+      '\n',
+    ),
   );
   const child = track(spawn('tinyproxy', ['-d', '-c', config], { stdio: 'ignore' }));
   await listening(port);
@@ -84,7 +86,9 @@ async function startDante() {
 }
 
 async function startFakeNetwork() {
-  const child = track(spawn(process.execPath, [join(root, 'test/support/protocol-network/main.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const child = track(
+    spawn(process.execPath, [join(root, 'test/support/protocol-network/main.mjs')], { stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
   const line = await new Promise((done) => createInterface({ input: child.stdout }).once('line', done));
   return { ...JSON.parse(line), stop: stopper(child) };
 }
@@ -139,7 +143,13 @@ try {
   ];
   let phone = 0;
   for (const route of routes) {
-    const instance = await call(api.url, 'POST', '/account/instances', { 'X-Api-Key': customer.apiKey }, { name: route.name, sandbox: false });
+    const instance = await call(
+      api.url,
+      'POST',
+      '/account/instances',
+      { 'X-Api-Key': customer.apiKey },
+      { name: route.name, sandbox: false },
+    );
     route.headers = { 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id };
     await call(api.url, 'PUT', '/instance/settings', route.headers, { useCustomDefaults: false, proxyUrl: route.proxyUrl });
     let code;

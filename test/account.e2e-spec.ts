@@ -283,7 +283,11 @@ describe('account plane', () => {
         400,
         /^validation error: defaultWebhookUrl must be an http or https URL.*; defaultEventFilters must contain only event types/,
       );
-      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({ ...defaults, defaultSigningSecret: '…cret', defaultProxyUrl: '' });
+      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({
+        ...defaults,
+        defaultSigningSecret: '…cret',
+        defaultProxyUrl: '',
+      });
     });
   });
 

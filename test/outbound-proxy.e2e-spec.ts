@@ -146,7 +146,9 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
   it('reports refused credentials in the status and one event, and stops trying', async () => {
     const instance = await createInstance(world.http, world.customer.apiKey, { name: 'wrong password', sandbox: false });
     const wrong = `http://alice:wrong@127.0.0.1:${httpProxy.port}`;
-    expect((await world.http.put('/instance/settings', { useCustomDefaults: false, proxyUrl: wrong }, headersOf(instance))).status).toBe(204);
+    expect((await world.http.put('/instance/settings', { useCustomDefaults: false, proxyUrl: wrong }, headersOf(instance))).status).toBe(
+      204,
+    );
     expectErrorBody(await world.http.get('/session/qr/text', headersOf(instance)), 503, 'instance not available');
     const shown = await eventually(
       () => detail(instance),
@@ -229,7 +231,10 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
       ['ftp://proxy.example:21', 'validation error: proxyUrl must use one of the schemes http, socks5'],
       ['http://proxy.example', 'validation error: proxyUrl must name the proxy port, e.g. :3128'],
       ['http://proxy.example:3128/path', 'validation error: proxyUrl must end after host:port (no path, query or fragment)'],
-      ['not a url', 'validation error: proxyUrl must be a URL such as http://user:password@proxy.example:3128 or socks5://proxy.example:1080'],
+      [
+        'not a url',
+        'validation error: proxyUrl must be a URL such as http://user:password@proxy.example:3128 or socks5://proxy.example:1080',
+      ],
       ['http://10.1.2.3:3128', 'validation error: proxyUrl must point to a public address: 10.1.2.3 is not a public address'],
       [
         'http://bob:…@127.0.0.1:1',

@@ -102,7 +102,14 @@ export async function startTinyproxy(options: TinyproxyOptions = {}): Promise<Ou
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await listening(port, child, () => output);
   const credentials = options.credentials ? `${options.credentials.user}:${options.credentials.password}@` : '';
-  return running(child, dir, port, `http://${credentials}127.0.0.1:${port}`, logPath, /Request \(file descriptor \d+\): CONNECT (\S+) HTTP/g);
+  return running(
+    child,
+    dir,
+    port,
+    `http://${credentials}127.0.0.1:${port}`,
+    logPath,
+    /Request \(file descriptor \d+\): CONNECT (\S+) HTTP/g,
+  );
 }
 
 /**

@@ -35,7 +35,8 @@ export function parseProxyUrl(raw: string): ProxyEndpoint {
     throw new ProxyUrlError('must be a URL such as http://user:password@proxy.example:3128 or socks5://proxy.example:1080');
   }
   const scheme = url.protocol.slice(0, -1);
-  if (!(PROXY_SCHEMES as readonly string[]).includes(scheme)) throw new ProxyUrlError(`must use one of the schemes ${PROXY_SCHEMES.join(', ')}`);
+  if (!(PROXY_SCHEMES as readonly string[]).includes(scheme))
+    throw new ProxyUrlError(`must use one of the schemes ${PROXY_SCHEMES.join(', ')}`);
   if (!url.hostname) throw new ProxyUrlError('must name the proxy host');
   if (!url.port) throw new ProxyUrlError('must name the proxy port, e.g. :3128');
   if ((url.pathname !== '' && url.pathname !== '/') || url.search || url.hash) {
@@ -66,7 +67,10 @@ export function hostPort(host: string, port: number): string {
 export function maskProxyUrl(stored: string | null | undefined): string {
   if (!stored) return '';
   const endpoint = parseProxyUrl(stored);
-  const user = endpoint.username === undefined ? '' : `${encodeURIComponent(endpoint.username)}${endpoint.password === undefined ? '' : `:${MASK_MARK}`}@`;
+  const user =
+    endpoint.username === undefined
+      ? ''
+      : `${encodeURIComponent(endpoint.username)}${endpoint.password === undefined ? '' : `:${MASK_MARK}`}@`;
   return `${endpoint.scheme}://${user}${hostPort(endpoint.host, endpoint.port)}`;
 }
 
@@ -75,7 +79,10 @@ export function maskProxyUrl(stored: string | null | undefined): string {
  * edited elsewhere and sent back whole), `invalid` for any other masked-looking value, `clear` for an empty string,
  * else the new URL (checked by `parseProxyUrl` at the edge).
  */
-export function proxyUrlWrite(input: string, stored: string | null): { kind: 'keep' } | { kind: 'invalid' } | { kind: 'clear' } | { kind: 'set'; value: string } {
+export function proxyUrlWrite(
+  input: string,
+  stored: string | null,
+): { kind: 'keep' } | { kind: 'invalid' } | { kind: 'clear' } | { kind: 'set'; value: string } {
   if (input === '') return { kind: 'clear' };
   if (!input.includes(MASK_MARK)) return { kind: 'set', value: input };
   return stored !== null && input === maskProxyUrl(stored) ? { kind: 'keep' } : { kind: 'invalid' };

@@ -63,7 +63,8 @@ function connectTunnel(proxy: ProxyEndpoint, target: TunnelTarget, timeoutMs: nu
       received = Buffer.concat([received, chunk]);
       const end = received.indexOf('\r\n\r\n');
       if (end < 0) {
-        if (received.length > MAX_CONNECT_RESPONSE_BYTES) fail(new ProxyFailure('proxy_refused', 'the proxy sent no valid answer to CONNECT'));
+        if (received.length > MAX_CONNECT_RESPONSE_BYTES)
+          fail(new ProxyFailure('proxy_refused', 'the proxy sent no valid answer to CONNECT'));
         return;
       }
       clearTimeout(timer);
@@ -78,8 +79,15 @@ function connectTunnel(proxy: ProxyEndpoint, target: TunnelTarget, timeoutMs: nu
         return;
       }
       // 407 is the standard answer; tinyproxy 1.11 answers a CONNECT with wrong credentials 401.
-      if (status === 407 || status === 401) fail(new ProxyFailure('proxy_auth_failed', `the proxy refused the credentials (${statusLine})`));
-      else fail(new ProxyFailure('proxy_refused', `the proxy refused the tunnel to ${hostPort(target.host, target.port)} (${statusLine || 'no status line'})`));
+      if (status === 407 || status === 401)
+        fail(new ProxyFailure('proxy_auth_failed', `the proxy refused the credentials (${statusLine})`));
+      else
+        fail(
+          new ProxyFailure(
+            'proxy_refused',
+            `the proxy refused the tunnel to ${hostPort(target.host, target.port)} (${statusLine || 'no status line'})`,
+          ),
+        );
     };
     socket.on('data', onData).on('error', onError).on('close', onClose);
     socket.once('connect', () => {
@@ -135,7 +143,12 @@ export interface ProxyAgentOptions {
   resolve?: (host: string) => Promise<string>;
 }
 
-async function tunnelled(proxy: ProxyEndpoint, options: http.ClientRequestArgs, secure: boolean, settings: ProxyAgentOptions): Promise<Duplex> {
+async function tunnelled(
+  proxy: ProxyEndpoint,
+  options: http.ClientRequestArgs,
+  secure: boolean,
+  settings: ProxyAgentOptions,
+): Promise<Duplex> {
   const host = (options.host ?? options.hostname ?? 'localhost').replace(/^\[|\]$/g, '');
   const port = Number(options.port ?? (secure ? 443 : 80));
   let socket: net.Socket;

@@ -8,7 +8,6 @@ import { MASKED_SECRET_RULE } from './masked-secret-rule';
 import { ProxySettings } from './proxy-settings';
 import { WebhookTargets } from './webhook-targets';
 
-
 @Injectable()
 export class CustomerAccountService {
   constructor(

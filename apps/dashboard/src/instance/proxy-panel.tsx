@@ -54,7 +54,11 @@ export function ProxyPanel() {
         />
       </label>
       <div className="row">
-        <button type="submit" className="button button-primary" disabled={update.isPending || proxyUrl.trim() === instance.settings.proxyUrl}>
+        <button
+          type="submit"
+          className="button button-primary"
+          disabled={update.isPending || proxyUrl.trim() === instance.settings.proxyUrl}
+        >
           {update.isPending ? 'Saving…' : 'Save proxy'}
         </button>
         <button type="button" className="button" disabled={update.isPending || instance.settings.proxyUrl === ''} onClick={() => save('')}>
@@ -68,7 +72,9 @@ export function ProxyPanel() {
       </div>
       <InlineError>{update.error ? describeError(update.error) : null}</InlineError>
       {/* The stored value as shown (masked): sent back, it keeps the proxy, so the snippet is safe to paste. */}
-      <CurlPreview request={{ method: 'PUT', path: `${instancePath(instance.id)}/settings`, body: { proxyUrl: instance.settings.proxyUrl } }} />
+      <CurlPreview
+        request={{ method: 'PUT', path: `${instancePath(instance.id)}/settings`, body: { proxyUrl: instance.settings.proxyUrl } }}
+      />
     </form>
   );
 }

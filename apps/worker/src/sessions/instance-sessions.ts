@@ -495,7 +495,11 @@ export class InstanceSessions {
   }
 
   /** `reason`: why (a proxy failure); a reconnect attempt (`connecting`) keeps the one it has, any other status clears it. */
-  private transition(managed: ManagedSession, status: InstanceStatus, reason: string | null = status === 'connecting' ? managed.statusReason : null): void {
+  private transition(
+    managed: ManagedSession,
+    status: InstanceStatus,
+    reason: string | null = status === 'connecting' ? managed.statusReason : null,
+  ): void {
     managed.status = status;
     managed.statusReason = reason;
     const deviceId = status === 'unpaired' || status === 'pairing' ? null : managed.deviceId;

@@ -72,7 +72,13 @@ export class InstanceLifecycleRepository {
    * PostgreSQL writes it only while that lease is current, in the same statement, and FencedOutError is thrown
    * otherwise: a worker whose shard passed on would else mark the next owner's live link disconnected.
    */
-  async setStatus(instanceId: string, status: InstanceStatus, deviceId?: string | null, fence?: Fence, reason: string | null = null): Promise<void> {
+  async setStatus(
+    instanceId: string,
+    status: InstanceStatus,
+    deviceId?: string | null,
+    fence?: Fence,
+    reason: string | null = null,
+  ): Promise<void> {
     if (!fence) {
       await this.prisma.instance.updateMany({
         where: { id: instanceId },

@@ -22,7 +22,10 @@ export function IsProxyUrl(options?: ValidationOptions): PropertyDecorator {
       name: 'isProxyUrl',
       validator: {
         validate: (value: unknown) => proxyUrlProblem(value) === undefined,
-        defaultMessage: buildMessage((each: string, args?: ValidationArguments) => `${each}${proxyUrlProblem(args?.value) ?? 'is invalid'}`, options),
+        defaultMessage: buildMessage(
+          (each: string, args?: ValidationArguments) => `${each}${proxyUrlProblem(args?.value) ?? 'is invalid'}`,
+          options,
+        ),
       },
     },
     options,

@@ -70,7 +70,10 @@ export function testMediaDispatcher(env: Record<string, string | undefined>, web
 }
 
 /** The same redirect for an instance behind a proxy, composed with the proxy's dispatcher; undefined without the seam. */
-export function testMediaRoute(env: Record<string, string | undefined>, webSocketUrl: string): ((through: Dispatcher) => Dispatcher) | undefined {
+export function testMediaRoute(
+  env: Record<string, string | undefined>,
+  webSocketUrl: string,
+): ((through: Dispatcher) => Dispatcher) | undefined {
   const origin = testMediaOrigin(env, webSocketUrl);
   return origin === undefined ? undefined : (through) => new DefaultMediaHostRedirect(origin, through);
 }
