@@ -185,6 +185,13 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
       20_000,
     );
     expect(down.status).toBe('disconnected');
+    // The instance-scoped view says the same (a client holding only the instance key).
+    expect((await world.http.get('/session/status', headersOf(viaSocks.instance))).body).toEqual({
+      isConnected: false,
+      isLoggedIn: true,
+      deviceId: viaSocks.deviceJid,
+      statusReason: 'proxy_unreachable',
+    });
     const [failed] = await eventually(
       () => eventsOfType(viaSocks.instance.id, 'instance_connection'),
       (found) => found.length > 0,
@@ -203,6 +210,11 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
     expect(back.status).toBe(204);
     await waitForStatus(world.http, viaSocks.instance, (status) => status.isConnected);
     expect(await detail(viaSocks.instance)).toMatchObject({ status: 'connected', statusReason: '' });
+    expect((await world.http.get('/session/status', headersOf(viaSocks.instance))).body).toEqual({
+      isConnected: true,
+      isLoggedIn: true,
+      deviceId: viaSocks.deviceJid,
+    });
     const events = await eventually(
       () => eventsOfType(viaSocks.instance.id, 'instance_connection'),
       (found) => found.length === 2,

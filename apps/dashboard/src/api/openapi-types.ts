@@ -4785,6 +4785,12 @@ export interface components {
              *     (see the `instance_sending` event): accepted messages wait, in order, until a probe send is taken.
              */
             sending?: components["schemas"]["SendingPauseDto"];
+            /**
+             * @description Only while the instance's outbound proxy keeps it down: `proxy_unreachable`, `proxy_auth_failed` or `proxy_refused`
+             *     (see the `instance_connection` event and `statusReason` on the instance detail).
+             * @enum {string}
+             */
+            statusReason?: "proxy_unreachable" | "proxy_auth_failed" | "proxy_refused";
         };
         SetDisabledDto: {
             disabled: boolean;
