@@ -96,8 +96,10 @@ describe('account plane', () => {
           eventSigningSecret: '',
           historySync: false,
           eventFilters: [],
+          proxyUrl: '',
         },
         status: 'unpaired',
+        statusReason: '',
         deviceId: '',
       };
       expect(body).toEqual({
@@ -176,6 +178,7 @@ describe('account plane', () => {
         eventSigningSecret: 'whsec_…LaSw',
         historySync: true,
         eventFilters: ['message', 'message_status'],
+        proxyUrl: '',
       });
 
       expect((await http.put(`/account/instances/${instance.id}/settings`, { webhookUrl: '', eventSigningSecret: '' }, key())).status).toBe(
@@ -249,10 +252,15 @@ describe('account plane', () => {
         defaultEventFilters: [],
         defaultHistorySync: false,
         defaultPullMode: false,
+        defaultProxyUrl: '',
       });
       const response = await http.put('/account/instances/defaults', defaults, headers);
       expect(response.status).toBe(204);
-      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({ ...defaults, defaultSigningSecret: '…cret' });
+      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({
+        ...defaults,
+        defaultSigningSecret: '…cret',
+        defaultProxyUrl: '',
+      });
     });
 
     it('requires every field and changes nothing on a bad request', async () => {
@@ -275,7 +283,11 @@ describe('account plane', () => {
         400,
         /^validation error: defaultWebhookUrl must be an http or https URL.*; defaultEventFilters must contain only event types/,
       );
-      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({ ...defaults, defaultSigningSecret: '…cret' });
+      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({
+        ...defaults,
+        defaultSigningSecret: '…cret',
+        defaultProxyUrl: '',
+      });
     });
   });
 
@@ -344,6 +356,7 @@ describe('account plane', () => {
         eventSigningSecret: '',
         historySync: false,
         eventFilters: [],
+        proxyUrl: '',
       });
       expect((await http.get(`/account/instances/${instance.id}`, key())).body).toMatchObject({ settings: { pullMode: true } });
     });

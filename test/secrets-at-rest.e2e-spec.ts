@@ -32,13 +32,18 @@ describe('secrets at rest', () => {
     await api.close();
   });
 
-  it('stores no plaintext API key and no plaintext signing secret', async () => {
+  it('stores no plaintext API key, signing secret or proxy password', async () => {
     const http = new Http(api.url, { checkSpec: false });
     const customer = await createCustomer(http, 'Secretive');
     const instance = await createInstance(http, customer.apiKey);
     const instanceSecret = 'instance-signing-secret-0123456789';
     const defaultSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-    await http.put(`/account/instances/${instance.id}/settings`, { eventSigningSecret: instanceSecret }, { 'X-Api-Key': customer.apiKey });
+    const proxyPassword = 'proxy-password-at-rest-42';
+    await http.put(
+      `/account/instances/${instance.id}/settings`,
+      { eventSigningSecret: instanceSecret, proxyUrl: `http://alice:${proxyPassword}@proxy.example.com:3128` },
+      { 'X-Api-Key': customer.apiKey },
+    );
     await http.put(
       '/account/instances/defaults',
       {
@@ -54,7 +59,15 @@ describe('secrets at rest', () => {
 
     const stored = (await everyStoredValue(db)).join('\n');
     expect(stored).toContain(instance.id); // the dump really covers the tables
-    for (const secret of [customer.apiKey, rotated, instance.apiKey, instanceSecret, defaultSecret, defaultSecret.slice('whsec_'.length)]) {
+    for (const secret of [
+      customer.apiKey,
+      rotated,
+      instance.apiKey,
+      instanceSecret,
+      defaultSecret,
+      defaultSecret.slice('whsec_'.length),
+      proxyPassword,
+    ]) {
       expect(stored).not.toContain(secret);
     }
     // What is stored instead: the keys' SHA-256 and AES-GCM ciphertexts.

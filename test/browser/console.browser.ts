@@ -37,6 +37,52 @@ async function runSnippet(snippet: string, apiKey: string): Promise<{ snippet: s
 }
 
 test.describe('Console', () => {
+  test('sets an outbound proxy, shows it with the password masked, and shows why a real instance behind a dead proxy is down', async ({
+    page,
+    context,
+    gateway,
+    allowFailedRequest,
+  }) => {
+    const customer = await signedInCustomer(gateway.client, context, 'proxy');
+    const customerKey = { 'X-Api-Key': customer.customerKey };
+    const created = (await gateway.client.expectStatus(
+      201,
+      gateway.client.post('/account/instances', { name: 'Behind a proxy', sandbox: false }, customerKey),
+    )) as { id: string };
+    // Its own settings, so its own proxy applies (while it follows the customer defaults, the default proxy does).
+    await gateway.client.expectStatus(
+      204,
+      gateway.client.request('PUT', `/account/instances/${created.id}/settings`, { useCustomDefaults: false }, customerKey),
+    );
+
+    await dashboard(page, gateway.apiUrl, `instances/${created.id}`);
+    const proxyField = page.getByLabel('Proxy URL');
+    allowFailedRequest(400, `/account/instances/${created.id}/settings`);
+    await proxyField.fill('ftp://127.0.0.1:21');
+    await page.getByRole('button', { name: 'Save proxy' }).click();
+    await expect(page.getByText('validation error: proxyUrl must use one of the schemes http, socks5')).toBeVisible();
+
+    // Nothing listens on port 9 of loopback: the proxy is dead.
+    await proxyField.fill('http://bob:pw-secret-1@127.0.0.1:9');
+    await page.getByRole('button', { name: 'Save proxy' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Proxy saved' })).toBeVisible();
+    await expect(proxyField).toHaveValue('http://bob:…@127.0.0.1:9');
+    expect(await page.content()).not.toContain('pw-secret-1');
+    expect((await gateway.client.get(`/account/instances/${created.id}`, customerKey)).body).toMatchObject({
+      settings: { proxyUrl: 'http://bob:…@127.0.0.1:9' },
+    });
+
+    // A QR code needs the network: the connection through the dead proxy fails, and the overview says why.
+    const qr = await gateway.client.get('/session/qr/text', { ...customerKey, 'X-Instance-Id': created.id });
+    expect(qr).toEqual({ status: 503, body: { status: 503, detail: 'instance not available' } });
+    await page.reload();
+    await expect(page.getByRole('alert').filter({ hasText: 'proxy_unreachable' })).toContainText('The proxy cannot be reached');
+    await page.screenshot({ path: '.test-tmp/browser/outbound-proxy-overview.png', fullPage: true });
+
+    await page.getByRole('button', { name: 'Remove proxy' }).click();
+    await expect(proxyField).toHaveValue('');
+  });
+
   test('every "Show as curl" snippet, pasted into bash with MGW_API_KEY set, answers 2xx', async ({
     page,
     context,

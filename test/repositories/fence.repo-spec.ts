@@ -21,7 +21,7 @@ describe('fenced writes on PostgreSQL (a lease that passed on cannot change what
   const leases = new ShardLeaseRepository(testConfig());
   const messages = new MessageRepository(db.prisma);
   const auth = new NetworkAuthRepository(db.prisma, db.box);
-  const lifecycle = new InstanceLifecycleRepository(db.prisma);
+  const lifecycle = new InstanceLifecycleRepository(db.prisma, db.box);
   const usedShards: number[] = [];
 
   afterAll(async () => {

@@ -53,7 +53,7 @@ describe('InstanceRepository.list on PostgreSQL', () => {
     const [bystander] = await db.instances(1);
     const bystanderScope = await scopeOf(bystander);
     const bystanderVersion = await instances.listVersion(bystanderScope);
-    const lifecycle = new InstanceLifecycleRepository(db.prisma);
+    const lifecycle = new InstanceLifecycleRepository(db.prisma, db.box);
     const events = new EventAppendGroupCommit(db.prisma.pool);
     const changes: [string, () => Promise<unknown>][] = [
       ['rename', () => instances.rename(scope, first, 'renamed')],

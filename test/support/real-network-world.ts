@@ -23,6 +23,8 @@ export interface RealNetworkWorldOptions {
   people: NetworkPerson[];
   /** More of the worker's environment (settings under test). */
   workerEnv?: Record<string, string>;
+  /** More of the fake network's environment (e.g. `FAKE_NETWORK_DEVICE_PEERS`). */
+  networkEnv?: Record<string, string>;
   api?: Partial<AppConfig>;
 }
 
@@ -41,7 +43,7 @@ export class RealNetworkWorld {
   ) {}
 
   static async start(options: RealNetworkWorldOptions): Promise<RealNetworkWorld> {
-    const network = await FakeNetworkProcess.start();
+    const network = await FakeNetworkProcess.start(options.networkEnv);
     const [api, worker] = await Promise.all([startApi(options.api), spawnApp('worker', { ...network.workerEnv(), ...options.workerEnv })]);
     // Until then, an instance on a shard an earlier suite's killed worker still holds has no session (503).
     await ownsAllShards(worker, api.config.shardCount);

@@ -14,6 +14,7 @@ import { CommandRouter } from './sessions/command-router';
 import { DriverRegistry } from './sessions/driver-registry';
 import { EventRecorder } from './sessions/event-recorder';
 import { InstanceSessions } from './sessions/instance-sessions';
+import { NetworkProxies } from './sessions/network-proxies';
 import { NetworkOperator } from './sessions/network-operator';
 import { resumePacerProvider } from './sessions/resume-pacer.provider';
 import { sendBreakerProvider } from './dispatch/send-breaker.provider';
@@ -73,6 +74,7 @@ export class WorkerModule {
         sendBreakerProvider,
         SendingPauses,
         InstanceSessions,
+        NetworkProxies,
         ResumeProgressPublisher,
         NetworkOperator,
         CommandRouter,

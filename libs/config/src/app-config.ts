@@ -110,6 +110,11 @@ export interface AppConfig {
   authFailureLimit: AuthFailureLimitConfig;
   webhookAllowPrivateNetworks: boolean;
   webhookAllowedHosts: string[];
+  /**
+   * The proxy every webhook delivery goes through (`WEBHOOK_EGRESS_PROXY`, http or socks5); undefined for direct. The
+   * address rules still judge the final target, never this proxy.
+   */
+  webhookEgressProxy: string | undefined;
   /** Delays in seconds before each webhook retry after the first attempt fails (each ±15 % jitter). */
   webhookRetryScheduleSeconds: number[];
   /** Webhook deliveries one worker makes at once, over all URLs. */
@@ -134,6 +139,11 @@ export interface AppConfig {
   interactiveTextFallback: InteractiveTextFallback;
   /** Where real-network (Baileys) sockets connect: WhatsApp Web's WebSocket endpoint unless overridden. */
   baileysWebSocketUrl: string;
+  /**
+   * The deployment's outbound proxy for real-network instances whose effective settings name none
+   * (`OUTBOUND_PROXY_URL`, http or socks5); undefined for direct.
+   */
+  outboundProxyUrl: string | undefined;
   /** How long a real-network message that failed to decrypt may take to arrive again before `message_undecryptable`. */
   undecryptableAfterSeconds: number;
   dashboard: DashboardConfig;
@@ -187,6 +197,7 @@ export const CONFIG_VARIABLES = [
   'AUTH_FAILURE_BLOCK_SECONDS',
   'WEBHOOK_ALLOW_PRIVATE_NETWORKS',
   'WEBHOOK_ALLOWED_HOSTS',
+  'WEBHOOK_EGRESS_PROXY',
   'WEBHOOK_RETRY_SCHEDULE',
   'WEBHOOK_CONCURRENCY',
   'WEBHOOK_PER_URL_CONCURRENCY',
@@ -203,6 +214,7 @@ export const CONFIG_VARIABLES = [
   'INTERACTIVE_TEXT_FALLBACK',
   'UNDECRYPTABLE_AFTER_SECONDS',
   'BAILEYS_WS_URL',
+  'OUTBOUND_PROXY_URL',
   'PUBLIC_BASE_URL',
   'DASHBOARD_SESSION_IDLE_SECONDS',
   'DASHBOARD_SESSION_MAX_SECONDS',

@@ -35,6 +35,7 @@ describe('loadConfig', () => {
       authFailureLimit: { limit: 30, windowSeconds: 60, blockSeconds: 900 },
       webhookAllowPrivateNetworks: false,
       webhookAllowedHosts: [],
+      webhookEgressProxy: undefined,
       webhookRetryScheduleSeconds: [0, 5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400],
       webhookConcurrency: 64,
       webhookPerUrlConcurrency: 8,
@@ -45,6 +46,7 @@ describe('loadConfig', () => {
       trustProxy: false,
       interactiveTextFallback: 'after',
       baileysWebSocketUrl: 'wss://web.whatsapp.com/ws/chat',
+      outboundProxyUrl: undefined,
       undecryptableAfterSeconds: 60,
       dashboard: {
         sessionIdleSeconds: 43_200,

@@ -8,6 +8,7 @@ import {
   type RedisTopology,
   TEST_SEAM_VARIABLES,
 } from './app-config';
+import { parseProxyUrl } from '@app/security';
 import { secretWeakness } from './secret-strength';
 import { parseTrustProxy, type TrustProxySetting } from './trust-proxy';
 
@@ -54,6 +55,18 @@ class EnvReader {
       if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) this.problems.push(`${name} must be a ${protocols.join(' or ')} URL`);
     } catch {
       this.problems.push(`${name} is not a valid URL`);
+    }
+    return value;
+  }
+
+  /** An optional proxy URL (`http://` or `socks5://`, credentials allowed); undefined when unset. */
+  proxyUrl(name: string): string | undefined {
+    const value = this.raw(name);
+    if (value === undefined) return undefined;
+    try {
+      parseProxyUrl(value);
+    } catch (error) {
+      this.problems.push(`${name} ${(error as Error).message}`);
     }
     return value;
   }
@@ -233,6 +246,7 @@ function readAll(read: EnvReader): AppConfig {
     },
     webhookAllowPrivateNetworks: read.bool('WEBHOOK_ALLOW_PRIVATE_NETWORKS', false),
     webhookAllowedHosts: read.list('WEBHOOK_ALLOWED_HOSTS'),
+    webhookEgressProxy: read.proxyUrl('WEBHOOK_EGRESS_PROXY'),
     webhookRetryScheduleSeconds: read.durations('WEBHOOK_RETRY_SCHEDULE', DEFAULT_WEBHOOK_RETRY_SCHEDULE),
     webhookConcurrency: read.int('WEBHOOK_CONCURRENCY', 64, 1, 10_000),
     webhookPerUrlConcurrency: read.int('WEBHOOK_PER_URL_CONCURRENCY', 8, 1, 1_000),
@@ -260,6 +274,7 @@ function readAll(read: EnvReader): AppConfig {
     instanceListCacheMb: read.int('INSTANCE_LIST_CACHE_MB', 16, 0, 4_096),
     interactiveTextFallback: read.oneOf('INTERACTIVE_TEXT_FALLBACK', INTERACTIVE_TEXT_FALLBACKS, 'after'),
     baileysWebSocketUrl: read.url('BAILEYS_WS_URL', 'wss://web.whatsapp.com/ws/chat', ['wss', 'ws']),
+    outboundProxyUrl: read.proxyUrl('OUTBOUND_PROXY_URL'),
     undecryptableAfterSeconds: read.int('UNDECRYPTABLE_AFTER_SECONDS', 60, 1, 86_400),
     dashboard: {
       sessionIdleSeconds: read.int('DASHBOARD_SESSION_IDLE_SECONDS', 12 * 3600, 60, 30 * 86_400),

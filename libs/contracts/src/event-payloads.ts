@@ -168,6 +168,17 @@ export type EventPayloads = {
     probeAt?: string;
     reason: string;
   };
+  /**
+   * The instance's outbound proxy failed (`failed`: it cannot be reached, refused the credentials or the tunnel; the
+   * instance status carries the same `reason`) or works again (`restored`: the link opened through it). Reported once per
+   * change, not per reconnect attempt. `retryAt`: when the next attempt is made (a paired instance); absent when none is.
+   */
+  instance_connection: {
+    state: 'failed' | 'restored';
+    reason?: 'proxy_unreachable' | 'proxy_auth_failed' | 'proxy_refused';
+    detail?: string;
+    retryAt?: string;
+  };
   message_read: {
     chatId: string;
     sender: EventSender;

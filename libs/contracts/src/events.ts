@@ -5,6 +5,7 @@ const FILTERABLE_EVENT_TYPES = [
   'message',
   'message_status',
   'instance_sending',
+  'instance_connection',
   'message_read',
   'message_delete',
   'message_star',

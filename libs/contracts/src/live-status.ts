@@ -5,6 +5,8 @@ export interface LiveStatus {
   status: InstanceStatus;
   deviceId: string | null;
   updatedAt: number;
+  /** Why the instance is in its status when its proxy put it there (`proxy_unreachable`, ...); absent otherwise. */
+  reason?: string;
   /** The fencing token of the shard lease it was written under: a write under an older token never replaces it. */
   token?: number;
 }

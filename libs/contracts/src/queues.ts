@@ -49,3 +49,10 @@ export const WEBHOOK_JOB_OPTIONS = { removeOnComplete: true, removeOnFail: true 
 
 /** Invalidation topic: an instance's event routing (effective settings) changed; `*` means every instance. */
 export const EVENT_ROUTING_TOPIC = 'event-routing';
+
+/**
+ * Invalidation topic: the proxy an instance's settings name may have changed. The message is an instance id, or
+ * `customer:<id>` for every instance of a customer (its defaults changed); the owning worker reconnects exactly the
+ * sessions whose proxy is no longer the one they use.
+ */
+export const NETWORK_PROXY_TOPIC = 'network-proxy';

@@ -8,6 +8,8 @@ export interface InstanceSettings {
   eventSigningSecret: string | null;
   historySync: boolean;
   eventFilters: string[];
+  /** Outbound proxy URL with its credentials (decrypted); null for none. */
+  proxyUrl: string | null;
 }
 
 export interface InstanceRecord {
@@ -20,6 +22,8 @@ export interface InstanceRecord {
   sandbox: boolean;
   hasApiKey: boolean;
   createdAt: Date;
+  /** Why the instance is in its status, when something other than the network put it there (e.g. `proxy_unreachable`). */
+  statusReason: string | null;
   settings: InstanceSettings;
 }
 
@@ -29,6 +33,8 @@ export interface CustomerDefaults {
   defaultEventFilters: string[];
   defaultHistorySync: boolean;
   defaultPullMode: boolean;
+  /** Outbound proxy URL with its credentials (decrypted); null for none. */
+  defaultProxyUrl: string | null;
 }
 
 /** The operator's per-customer overrides of the server-wide limits; null means "the server default". */

@@ -10,6 +10,9 @@ export type CloseReason =
   | 'replaced' // another connection took over this identity
   | 'refused' // the network refuses this device (account banned or restricted, multi-device mismatch): no reconnect
   | 'outdated' // the network refused this client's version: reconnect, but only after a long backoff
+  | 'proxy_unreachable' // the instance's proxy did not answer (or refused the TCP connection): reconnect after a long backoff
+  | 'proxy_auth_failed' // the proxy refused the credentials: as above, the operator's move
+  | 'proxy_refused' // the proxy would not open the tunnel to the network: as above
   | 'stopped'; // we closed it ourselves
 
 export interface SessionIdentity {
@@ -35,6 +38,11 @@ export interface SessionHooks {
   learned(facts: StoreFacts): void;
   /** Whether the instance wants the network's chat history now (its effective `historySync` setting). */
   historySyncEnabled(): Promise<boolean>;
+  /**
+   * The outbound proxy URL the instance's effective settings name (or the deployment's `OUTBOUND_PROXY_URL`), asked
+   * before every connection; undefined (or no hook) for direct.
+   */
+  networkProxy?(): Promise<string | undefined>;
   /** Whether this worker still holds the lease on the instance; a link taken over by another connection is retried only then. */
   holdsLease(): boolean;
   /** PostgreSQL refused one of the session's fenced writes: the lease has passed to another worker. */

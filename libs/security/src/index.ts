@@ -5,3 +5,5 @@ export * from './ids';
 export * from './outbound-http';
 export * from './webhook-signature';
 export * from './secret-mask';
+export * from './outbound-proxy';
+export * from './proxy-tunnel';

@@ -6,6 +6,8 @@ import net, { type TcpNetConnectOpts } from 'node:net';
 import type { Duplex } from 'node:stream';
 import ipaddr from 'ipaddr.js';
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import type { ProxyEndpoint } from './outbound-proxy';
+import { ProxyHttpAgent, ProxyHttpsAgent } from './proxy-tunnel';
 
 export interface OutboundPolicy {
   /** Allow private, loopback and link-local destinations (never in production). */
@@ -101,6 +103,17 @@ function guardConnection(
   return connect({ ...options, lookup: guardedLookup(host, permits, options.lookup) }, callback);
 }
 
+/** The first address of the host (an IP host as it is), once every address it resolves to is permitted. */
+async function checkedAddress(host: string, permits: Permits): Promise<string> {
+  if (isIp(host)) {
+    if (!permits(host)) throw notPublic(host);
+    return host;
+  }
+  const addresses = (await lookup(host, { all: true }).catch(() => [])).map((entry) => entry.address);
+  if (addresses.length === 0 || !addresses.every(permits)) throw notPublic(host);
+  return addresses[0];
+}
+
 class GuardedHttpAgent extends RequestFilteringHttpAgent {
   constructor(
     private readonly permits: Permits,
@@ -134,15 +147,31 @@ class GuardedHttpsAgent extends RequestFilteringHttpsAgent {
 export class OutboundHttp {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
-  private readonly plainHttp = new http.Agent({ keepAlive: true });
-  private readonly plainHttps = new https.Agent({ keepAlive: true });
+  private readonly plainHttp: http.Agent = new http.Agent({ keepAlive: true });
+  private readonly plainHttps: https.Agent = new https.Agent({ keepAlive: true });
 
-  constructor(private readonly policy: OutboundPolicy) {
+  /**
+   * With `egressProxy` every request goes through that proxy (`WEBHOOK_EGRESS_PROXY`). The address check still judges
+   * the final target: its name is resolved here and checked, and the proxy is asked to CONNECT to that checked address
+   * (TLS still names the host), so neither DNS rebinding nor the proxy's own resolver can lead to a private address.
+   */
+  constructor(
+    private readonly policy: OutboundPolicy,
+    egressProxy?: ProxyEndpoint,
+  ) {
     const allowIPAddressList = policy.allowedHosts.filter(isIp);
     const options = { allowPrivateIPAddress: policy.allowPrivateNetworks, allowIPAddressList, keepAlive: true };
     const permits: Permits = (address) => policy.allowPrivateNetworks || allowIPAddressList.includes(address) || isPublicAddress(address);
-    this.httpAgent = new GuardedHttpAgent(permits, options);
-    this.httpsAgent = new GuardedHttpsAgent(permits, options);
+    if (egressProxy) {
+      const resolve = (host: string) => checkedAddress(host, permits);
+      this.httpAgent = new ProxyHttpAgent(egressProxy, { resolve });
+      this.httpsAgent = new ProxyHttpsAgent(egressProxy, { resolve });
+      this.plainHttp = new ProxyHttpAgent(egressProxy);
+      this.plainHttps = new ProxyHttpsAgent(egressProxy);
+    } else {
+      this.httpAgent = new GuardedHttpAgent(permits, options);
+      this.httpsAgent = new GuardedHttpsAgent(permits, options);
+    }
   }
 
   /**

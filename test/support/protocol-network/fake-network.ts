@@ -111,11 +111,12 @@ export class FakeNetworkProcess {
     private readonly errors: () => string,
   ) {}
 
-  static async start(): Promise<FakeNetworkProcess> {
+  /** `env`: more of the fake's environment, e.g. `FAKE_NETWORK_DEVICE_PEERS` (see peer-guard.mjs). */
+  static async start(env: Record<string, string> = {}): Promise<FakeNetworkProcess> {
     const child = spawn(process.execPath, [join(__dirname, 'main.mjs')], {
       cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
-      env: process.env,
+      env: { ...process.env, ...env },
     });
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -149,6 +150,11 @@ export class FakeNetworkProcess {
       NODE_EXTRA_CA_CERTS: this.mediaCertificate,
       BAILEYS_TEST_MEDIA_ORIGIN: this.mediaOrigin,
     };
+  }
+
+  /** Peers the WebSocket and the media server refused (only with `FAKE_NETWORK_DEVICE_PEERS`). */
+  refusedPeers(): Promise<string[]> {
+    return this.call('GET', '/refused-peers');
   }
 
   output(): string {

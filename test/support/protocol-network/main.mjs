@@ -14,6 +14,7 @@ import { ContactDevices, deviceRoutes } from './devices.mjs';
 import { AppState, appStateHandlers, appStateRoutes } from './app-state.mjs';
 import { ErrorAcks, errorAckHandlers, errorAckRoutes } from './error-acks.mjs';
 import { Rivals, rivalRoutes } from './rival.mjs';
+import { devicePeerAllowed, peerGuardRoutes } from './peer-guard.mjs';
 
 const verbose = process.env.FAKE_NETWORK_VERBOSE === '1';
 const network = new FakeNetwork(makeCertificateAuthority(), (line) => verbose && process.stderr.write(`fake-network: ${line}\n`));
@@ -41,6 +42,7 @@ const routes = [
   ...appStateRoutes(network, appState),
   ...errorAckRoutes(errorAcks),
   ...rivalRoutes(network, new Rivals(network)),
+  ...peerGuardRoutes(),
 ];
 
 const server = createServer(async (request, response) => {
@@ -62,7 +64,11 @@ const server = createServer(async (request, response) => {
   }
 });
 
-const sockets = new WebSocketServer({ server, path: '/ws/chat' });
+const sockets = new WebSocketServer({
+  server,
+  path: '/ws/chat',
+  verifyClient: ({ req }) => devicePeerAllowed(req.socket.remoteAddress),
+});
 sockets.on('connection', (socket) => network.attach(socket));
 
 server.listen(Number(process.env.FAKE_NETWORK_PORT ?? 0), '127.0.0.1', () => {

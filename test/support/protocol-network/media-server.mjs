@@ -2,6 +2,7 @@
 // answer) with a self-signed certificate made at start with the openssl CLI; the worker trusts it through
 // NODE_EXTRA_CA_CERTS. It keeps the encrypted files devices upload and serves them back, and plays the sender's phone
 // when a device asks for an expired file again (the `server-error` receipt, answered by a `mediaretry` notification).
+import { devicePeerAllowed } from './peer-guard.mjs';
 import { execFileSync } from 'node:child_process';
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -81,6 +82,9 @@ export class MediaServer {
     this.certPath = certPath;
     process.once('exit', () => rmSync(dirname(certPath), { recursive: true, force: true }));
     this.server = createServer({ key, cert }, (request, response) => this.request(request, response));
+    this.server.on('connection', (socket) => {
+      if (!devicePeerAllowed(socket.remoteAddress)) socket.destroy();
+    });
     await new Promise((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.host = `127.0.0.1:${this.server.address().port}`;
     return this;

@@ -7,6 +7,7 @@ import { InstanceListCache } from './instance-list-cache';
 import { InstanceStatusStreams } from './instance-status-streams';
 import { InstancesService } from './instances.service';
 import { WebhookTestService } from './webhook-test.service';
+import { ProxySettings } from './proxy-settings';
 import { WebhookTargets } from './webhook-targets';
 
 @Module({
@@ -15,6 +16,7 @@ import { WebhookTargets } from './webhook-targets';
     InstancesService,
     CustomerAccountService,
     WebhookTargets,
+    ProxySettings,
     PublicUrls,
     InstanceStatusStreams,
     WebhookTestService,

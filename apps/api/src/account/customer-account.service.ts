@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, type CustomerScope } from '@app/contracts';
 import { CustomerRepository } from '@app/database';
-import { issueApiKey, maskSecret, newId, secretWrite } from '@app/security';
+import { issueApiKey, maskProxyUrl, maskSecret, newId, secretWrite } from '@app/security';
 import { KeyResolver } from '../auth/key-resolver';
 import type { CustomerDefaultsDto } from './dto/customer-defaults.dto';
+import { MASKED_SECRET_RULE } from './masked-secret-rule';
+import { ProxySettings } from './proxy-settings';
 import { WebhookTargets } from './webhook-targets';
-
-/** A masked value that is not the stored secret's mask: a stale copy, or a mask typed in as if it were a secret. */
-export const MASKED_SECRET_RULE = (field: string): string =>
-  `${field} is a masked value that does not match the current secret; send the full new secret, or the value read back unchanged to keep it`;
 
 @Injectable()
 export class CustomerAccountService {
@@ -16,6 +14,7 @@ export class CustomerAccountService {
     private readonly customers: CustomerRepository,
     private readonly keys: KeyResolver,
     private readonly webhooks: WebhookTargets,
+    private readonly proxies: ProxySettings,
   ) {}
 
   async getDefaults(scope: CustomerScope): Promise<CustomerDefaultsDto> {
@@ -24,22 +23,27 @@ export class CustomerAccountService {
       ...defaults,
       defaultWebhookUrl: defaults.defaultWebhookUrl ?? '',
       defaultSigningSecret: maskSecret(defaults.defaultSigningSecret),
+      defaultProxyUrl: maskProxyUrl(defaults.defaultProxyUrl),
     };
   }
 
   async updateDefaults(scope: CustomerScope, dto: CustomerDefaultsDto): Promise<void> {
     await this.webhooks.assertAllowed('defaultWebhookUrl', dto.defaultWebhookUrl);
-    const stored = (await this.customers.getDefaults(scope)).defaultSigningSecret;
+    const current = await this.customers.getDefaults(scope);
+    const stored = current.defaultSigningSecret;
     const secret = secretWrite(dto.defaultSigningSecret, stored);
     if (secret.kind === 'invalid') throw AppError.validation(MASKED_SECRET_RULE('defaultSigningSecret'));
+    const proxyUrl = await this.proxies.toStored('defaultProxyUrl', dto.defaultProxyUrl, current.defaultProxyUrl);
     await this.customers.updateDefaults(scope, {
       defaultWebhookUrl: dto.defaultWebhookUrl || null,
       defaultSigningSecret: secret.kind === 'keep' ? stored : secret.value || null,
       defaultEventFilters: [...new Set(dto.defaultEventFilters)],
       defaultHistorySync: dto.defaultHistorySync,
       defaultPullMode: dto.defaultPullMode,
+      defaultProxyUrl: proxyUrl === undefined ? current.defaultProxyUrl : proxyUrl,
     });
     await this.webhooks.changed({ customerId: scope.customerId });
+    if (proxyUrl !== undefined && proxyUrl !== current.defaultProxyUrl) await this.proxies.changed({ customerId: scope.customerId });
   }
 
   /** The dashboard's "rotate" action: the old key is invalid on every replica before this returns. */

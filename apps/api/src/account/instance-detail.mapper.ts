@@ -1,5 +1,5 @@
 import type { InstanceRecord } from '@app/database';
-import { maskSecret } from '@app/security';
+import { maskProxyUrl, maskSecret } from '@app/security';
 import type { InstanceDetailDto, InstanceOwnSettingsDto, InstanceSettingsDto } from './dto/instance-detail.dto';
 
 export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
@@ -11,6 +11,7 @@ export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
     eventSigningSecret: maskSecret(settings.eventSigningSecret),
     historySync: settings.historySync,
     eventFilters: settings.eventFilters,
+    proxyUrl: maskProxyUrl(settings.proxyUrl),
   };
 }
 
@@ -26,6 +27,7 @@ export function toInstanceDetail(record: InstanceRecord): InstanceDetailDto {
     sandbox: record.sandbox,
     settings: toSettingsDto(record),
     status: record.status,
+    statusReason: record.statusReason ?? '',
     deviceId: record.deviceId ?? '',
     created: record.createdAt.toISOString(),
   };

@@ -6,17 +6,18 @@ import { CommandClient, RedisService } from '@app/redis';
 import { issueApiKey, isMaskedSecret, newId, secretWrite } from '@app/security';
 import { KeyResolver } from '../auth/key-resolver';
 import { pageWindow } from '../common/page-query.dto';
-import { MASKED_SECRET_RULE } from './customer-account.service';
+import { MASKED_SECRET_RULE } from './masked-secret-rule';
 import type { CreatedInstanceDto, InstanceDetailDto, InstanceOwnSettingsDto, InstancePageDto } from './dto/instance-detail.dto';
 import type { CreateInstanceDto, ListInstancesQueryDto, RenameInstanceDto, UpdateInstanceSettingsDto } from './dto/instance-requests.dto';
 import type { PacingDto } from './dto/pacing.dto';
 import { toInstanceDetail, toOwnSettingsDto } from './instance-detail.mapper';
 import { InstanceListCache } from './instance-list-cache';
+import { ProxySettings } from './proxy-settings';
 import { WebhookTargets } from './webhook-targets';
 
-/** Converts the API's empty-string "unset" into storage's null. */
+/** Converts the API's empty-string "unset" into storage's null (the proxy URL is the caller's: see ProxySettings). */
 export function toStoredSettings(dto: Omit<UpdateInstanceSettingsDto, 'name'>): Partial<InstanceSettings> {
-  const { webhookUrl, eventSigningSecret, eventFilters, ...flags } = dto;
+  const { webhookUrl, eventSigningSecret, eventFilters, proxyUrl: _proxyUrl, ...flags } = dto;
   return {
     ...flags,
     ...(webhookUrl !== undefined ? { webhookUrl: webhookUrl || null } : {}),
@@ -35,6 +36,7 @@ export class InstancesService {
     private readonly redis: RedisService,
     private readonly webhooks: WebhookTargets,
     private readonly listCache: InstanceListCache,
+    private readonly proxies: ProxySettings,
   ) {}
 
   async create(scope: CustomerScope, dto: CreateInstanceDto): Promise<CreatedInstanceDto> {
@@ -90,9 +92,16 @@ export class InstancesService {
 
   async updateSettings(scope: CustomerScope, id: string, dto: UpdateInstanceSettingsDto): Promise<void> {
     await this.webhooks.assertAllowed('webhookUrl', dto.webhookUrl);
+    const current = await this.require(scope, id);
+    const proxyUrl = await this.proxies.toStored('proxyUrl', dto.proxyUrl, current.settings.proxyUrl);
     const { name, ...rest } = await this.withoutEchoedSecret(scope, id, dto);
-    if (!(await this.instances.updateSettings(scope, id, toStoredSettings(rest), name?.trim()))) throw new AppError('not_found');
+    const settings = toStoredSettings(rest);
+    if (proxyUrl !== undefined) settings.proxyUrl = proxyUrl;
+    if (!(await this.instances.updateSettings(scope, id, settings, name?.trim()))) throw new AppError('not_found');
     await this.webhooks.changed({ instanceId: id });
+    const proxyChanged = proxyUrl !== undefined && proxyUrl !== current.settings.proxyUrl;
+    const followingChanged = dto.useCustomDefaults !== undefined && dto.useCustomDefaults !== current.settings.useCustomDefaults;
+    if (proxyChanged || followingChanged) await this.proxies.changed({ instanceId: id });
   }
 
   /** Issues a new instance key; the previous one stops working on every replica at once. */

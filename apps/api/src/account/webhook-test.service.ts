@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { AppError, type CustomerScope } from '@app/contracts';
 import { InstanceRepository, WebhookDeliveryRepository } from '@app/database';
-import { OutboundHttp, OutboundHttpError, outboundPolicy, webhookSignatureHeaders } from '@app/security';
+import { OutboundHttp, OutboundHttpError, outboundPolicy, parseProxyUrl, webhookSignatureHeaders } from '@app/security';
 import type { WebhookTestResultDto } from './dto/webhook-test.dto';
 
 const TIMEOUT_MS = 10_000;
@@ -23,7 +23,7 @@ export class WebhookTestService {
     private readonly instances: InstanceRepository,
     private readonly deliveries: WebhookDeliveryRepository,
   ) {
-    this.http = new OutboundHttp(outboundPolicy(config));
+    this.http = new OutboundHttp(outboundPolicy(config), config.webhookEgressProxy ? parseProxyUrl(config.webhookEgressProxy) : undefined);
   }
 
   async send(scope: CustomerScope, instanceId: string): Promise<WebhookTestResultDto> {

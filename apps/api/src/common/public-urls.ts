@@ -21,4 +21,14 @@ export class PublicUrls {
       throw error;
     }
   }
+
+  /** 400 unless `host` is (or may resolve to) a public address: a customer's proxy must not reach into the private network. */
+  async assertPublicHost(field: string, host: string): Promise<void> {
+    try {
+      await this.outbound.assertReachable(`http://${host.includes(':') ? `[${host}]` : host}/`, { allowUnresolved: true });
+    } catch (error) {
+      if (error instanceof OutboundHttpError) throw AppError.validation(`${field} must point to a public address: ${error.message}`);
+      throw error;
+    }
+  }
 }

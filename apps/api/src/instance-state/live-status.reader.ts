@@ -87,7 +87,12 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
     }
     const instance = await this.instances.find(scope, scope.instanceId);
     if (!instance) throw new AppError('not_found');
-    return { status: instance.status, deviceId: instance.deviceId, updatedAt: Date.now() };
+    return {
+      status: instance.status,
+      deviceId: instance.deviceId,
+      updatedAt: Date.now(),
+      ...(instance.statusReason ? { reason: instance.statusReason } : {}),
+    };
   }
 
   /**

@@ -37,6 +37,7 @@ export class SessionService {
       isConnected: live.status === 'connected',
       isLoggedIn: isPaired(live.status),
       deviceId: live.deviceId ?? '',
+      ...(live.reason ? { statusReason: live.reason } : {}),
       ...(pause ? { sending: pause } : {}),
     };
   }

@@ -32,6 +32,10 @@ export function summarizeEvent(event: EventEnvelope): string {
       return data.state === 'paused'
         ? `Sends paused after ${count(data.refusals)} refusals (${count(data.code)}); a probe at ${text(data.probeAt) ?? '?'}`
         : 'Sends resumed: the probe was taken';
+    case 'instance_connection':
+      return data.state === 'failed'
+        ? `Proxy failed (${text(data.reason) ?? '?'}): ${clip(text(data.detail) ?? '')}`
+        : 'Connected through the proxy again';
     case 'message_read': {
       const ids = Array.isArray(data.messageIds) ? data.messageIds.length : 0;
       return `${text(data.receiptType) ?? 'read'} by ${who(data.sender ?? data.chatId)} · ${ids} message${ids === 1 ? '' : 's'}`;

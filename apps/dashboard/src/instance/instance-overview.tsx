@@ -8,6 +8,7 @@ import { InlineError } from '../components/feedback';
 import { OneTimeSecret } from '../components/one-time-secret';
 import { DeliveryChart } from './delivery-chart';
 import { useCurrentInstance } from './instance-page';
+import { ProxyPanel } from './proxy-panel';
 
 export function InstanceOverview() {
   const instance = useCurrentInstance();
@@ -27,6 +28,7 @@ export function InstanceOverview() {
         </dl>
       </section>
       <DeliveryChart />
+      <ProxyPanel />
       <RenameForm />
       <InstanceKeyPanel />
       <LifecyclePanel />

@@ -112,6 +112,7 @@ const real = (id: string, status: InstanceStatus, deviceId: string | null = null
   status,
   deviceId,
   statusChangedAt: null,
+  statusReason: null,
 });
 
 async function flush(): Promise<void> {

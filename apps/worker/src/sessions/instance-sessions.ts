@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, Optional } from '@nestjs/common';
 import { AppError, isPaired, type InstanceStatus, type NormalisedEvent } from '@app/contracts';
 import { FencedOutError, InstanceLifecycleRepository, type Fence, type OwnedInstance } from '@app/database';
 import { normalise, type CloseReason, type NetworkSession, type SessionHooks } from '@app/messaging';
@@ -6,6 +6,7 @@ import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { StoreProjector } from '../store/store-projector';
 import { DriverRegistry } from './driver-registry';
 import { EventRecorder } from './event-recorder';
+import { NetworkProxies, type ProxyChange } from './network-proxies';
 import { ResumePacer, type ResumeProgress } from './resume-pacer';
 import { SerialLanes } from './serial-lanes';
 import { StatusStore } from './status-store';
@@ -14,6 +15,10 @@ const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
 /** After the network refused the client version: retrying sooner would only be refused again. */
 const OUTDATED_BACKOFF_MS = 5 * 60_000;
+/** After the instance's proxy failed: it takes a person to fix it, so retries are slow (a settings change retries at once). */
+const PROXY_BACKOFF_MS = 60_000;
+const PROXY_FAILURES: readonly CloseReason[] = ['proxy_unreachable', 'proxy_auth_failed', 'proxy_refused'];
+type ProxyFailureReason = 'proxy_unreachable' | 'proxy_auth_failed' | 'proxy_refused';
 const QR_WAIT_MS = 5_000;
 /** How long a network operation for an instance still waiting to resume waits for the session it opens out of turn. */
 const RESUME_WAIT_MS = 5_000;
@@ -28,6 +33,10 @@ interface ManagedSession {
   fence: Fence;
   session: NetworkSession;
   status: InstanceStatus;
+  /** Why it is in that status when its proxy put it there; kept while it reconnects, cleared by any other transition. */
+  statusReason: string | null;
+  /** The proxy the session's last connection attempt went through (null: direct); undefined until it asked. */
+  proxyInUse?: string | null;
   deviceId: string | null;
   failures: number;
   /**
@@ -87,7 +96,10 @@ export class InstanceSessions {
     private readonly store: StoreProjector,
     private readonly lease: ShardLeaseCheck,
     private readonly pacer: ResumePacer,
-  ) {}
+    @Optional() private readonly proxies?: NetworkProxies,
+  ) {
+    proxies?.onChange((change) => void this.proxyChanged(change));
+  }
 
   count(): number {
     return this.sessions.size;
@@ -299,6 +311,7 @@ export class InstanceSessions {
       instance,
       fence,
       status: instance.status,
+      statusReason: instance.statusReason,
       deviceId: instance.deviceId,
       failures: 0,
       stopped: false,
@@ -341,7 +354,9 @@ export class InstanceSessions {
       opened: ({ deviceId, isNewLogin }) => {
         managed.failures = 0;
         managed.deviceId = deviceId;
+        const proxyRestored = PROXY_FAILURES.includes(managed.statusReason as CloseReason);
         this.transition(managed, 'connected');
+        if (proxyRestored) this.recordEvent(id, normalise.instanceConnection({ state: 'restored' }));
         if (isNewLogin) this.recordEvent(id, normalise.loggedIn({ deviceId }));
         this.connectedListeners.forEach((listener) => listener(id));
       },
@@ -353,6 +368,11 @@ export class InstanceSessions {
         );
       },
       historySyncEnabled: () => this.instances.historySync(id),
+      networkProxy: async () => {
+        const url = this.proxies ? await this.proxies.effective(id) : undefined;
+        managed.proxyInUse = url ?? null;
+        return url;
+      },
       holdsLease: () => this.lease.holds(managed.instance.shard),
       fencedOut: () => this.fencedOut(managed.fence),
     };
@@ -402,8 +422,54 @@ export class InstanceSessions {
           this.retryPairing(managed, reason, detail);
         }
         return;
+      case 'proxy_unreachable':
+      case 'proxy_auth_failed':
+      case 'proxy_refused':
+        this.proxyFailed(managed, reason, detail ?? reason);
+        return;
       case 'stopped':
         return;
+    }
+  }
+
+  /**
+   * The proxy, not the network, kept the link down: the status says why and one `instance_connection` event tells the
+   * customer (not one per attempt). A paired instance retries slowly; a pairing stops at once (the next QR request tries
+   * again), so a dead proxy never becomes a silent reconnect loop.
+   */
+  private proxyFailed(managed: ManagedSession, reason: ProxyFailureReason, detail: string): void {
+    const known = managed.statusReason === reason;
+    let retryAt: Date | undefined;
+    if (isPaired(managed.status) || managed.deviceId) {
+      this.transition(managed, 'disconnected', reason);
+      this.scheduleReconnect(managed, reason, detail);
+      if (managed.reconnect) retryAt = new Date(managed.reconnect.at);
+    } else {
+      void this.stop(managed);
+      this.transition(managed, 'unpaired', reason);
+    }
+    this.logger.warn(`${managed.instance.id}: ${reason}: ${detail}`);
+    if (!known) this.recordEvent(managed.instance.id, normalise.instanceConnection({ state: 'failed', reason, detail, retryAt }));
+  }
+
+  /** Sessions whose proxy is no longer the one their settings name reconnect through the new one; no other session moves. */
+  private async proxyChanged(change: ProxyChange): Promise<void> {
+    const affected = [...this.sessions.values()].filter(
+      (managed) =>
+        !managed.stopped &&
+        managed.proxyInUse !== undefined &&
+        (change === 'any' ||
+          ('instanceId' in change ? managed.instance.id === change.instanceId : managed.instance.customerId === change.customerId)),
+    );
+    for (const managed of affected) {
+      try {
+        const next = (await this.proxies?.effective(managed.instance.id)) ?? null;
+        if (next === managed.proxyInUse || managed.stopped) continue;
+        this.logger.log(`${managed.instance.id}: its proxy changed; reconnecting`);
+        await this.restart(managed.instance.id);
+      } catch (error) {
+        this.logger.warn(`${managed.instance.id}: reconnect after a proxy change failed: ${(error as Error).message}`);
+      }
     }
   }
 
@@ -420,7 +486,8 @@ export class InstanceSessions {
 
   private scheduleReconnect(managed: ManagedSession, reason: CloseReason, detail?: string): void {
     if (managed.stopped || managed.reconnectTimer) return;
-    const delay = reconnectDelay(managed.failures, Math.random, reason === 'outdated' ? OUTDATED_BACKOFF_MS : 0);
+    const minimumMs = reason === 'outdated' ? OUTDATED_BACKOFF_MS : PROXY_FAILURES.includes(reason) ? PROXY_BACKOFF_MS : 0;
+    const delay = reconnectDelay(managed.failures, Math.random, minimumMs);
     managed.failures += 1;
     const id = managed.instance.id;
     const why = detail ?? reason;
@@ -440,11 +507,17 @@ export class InstanceSessions {
     managed.reconnectTimer.unref();
   }
 
-  private transition(managed: ManagedSession, status: InstanceStatus): void {
+  /** `reason`: why (a proxy failure); a reconnect attempt (`connecting`) keeps the one it has, any other status clears it. */
+  private transition(
+    managed: ManagedSession,
+    status: InstanceStatus,
+    reason: string | null = status === 'connecting' ? managed.statusReason : null,
+  ): void {
     managed.status = status;
+    managed.statusReason = reason;
     for (const listener of this.transitionListeners) listener(managed.instance.id, status);
     const deviceId = status === 'unpaired' || status === 'pairing' ? null : managed.deviceId;
-    void this.inLane(managed.instance.id, () => this.statuses.set(managed.instance.id, status, deviceId, managed.fence)).catch(
+    void this.inLane(managed.instance.id, () => this.statuses.set(managed.instance.id, status, deviceId, managed.fence, reason)).catch(
       (error: Error) => {
         if (error instanceof FencedOutError) this.fencedOut(error.fence);
         this.logger.error(`${managed.instance.id}: status ${status} not saved: ${error.message}`);

@@ -32,10 +32,22 @@ export class StatusStore {
    * Under the shard lease `fence`: PostgreSQL refuses the write once the lease has passed on (FencedOutError, and Redis
    * is left alone), so only the current owner's sessions say whether the instance is connected.
    */
-  async set(instanceId: string, status: InstanceStatus, deviceId: string | null, fence: Fence): Promise<void> {
-    await this.instances.setStatus(instanceId, status, deviceId, fence);
-    const live: LiveStatus = { status, deviceId, updatedAt: Date.now(), token: fence.token };
-    await this.redis.client.eval(SET_UNLESS_NEWER, 1, liveStatusKey(this.config.queuePrefix, instanceId), JSON.stringify(live), fence.token);
+  async set(
+    instanceId: string,
+    status: InstanceStatus,
+    deviceId: string | null,
+    fence: Fence,
+    reason: string | null = null,
+  ): Promise<void> {
+    await this.instances.setStatus(instanceId, status, deviceId, fence, reason);
+    const live: LiveStatus = { status, deviceId, updatedAt: Date.now(), token: fence.token, ...(reason ? { reason } : {}) };
+    await this.redis.client.eval(
+      SET_UNLESS_NEWER,
+      1,
+      liveStatusKey(this.config.queuePrefix, instanceId),
+      JSON.stringify(live),
+      fence.token,
+    );
   }
 
   async forget(instanceId: string): Promise<void> {

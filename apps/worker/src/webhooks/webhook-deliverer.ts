@@ -5,7 +5,7 @@ import { WEBHOOK_QUEUE, type EventEnvelope, type WebhookJob } from '@app/contrac
 import { WebhookDeliveryRepository, inStoredKeyOrder, type AttemptRecord, type DeliveryOutcome, type PendingDelivery } from '@app/database';
 import type { ShutdownDeadline } from '@app/observability';
 import { RedisService, WebhookQueue } from '@app/redis';
-import { OutboundHttp, OutboundHttpError, outboundPolicy, webhookSignatureHeaders } from '@app/security';
+import { OutboundHttp, OutboundHttpError, outboundPolicy, parseProxyUrl, webhookSignatureHeaders } from '@app/security';
 import { EventRoutingCache } from '../events/event-routing.cache';
 import { retryAfterMs, verdict } from './retry-policy';
 import { EndpointRecovery } from './endpoint-recovery';
@@ -48,7 +48,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
     private readonly recovery: EndpointRecovery,
     private readonly metrics: DeliveryMetrics,
   ) {
-    this.http = new OutboundHttp(outboundPolicy(config));
+    this.http = new OutboundHttp(outboundPolicy(config), config.webhookEgressProxy ? parseProxyUrl(config.webhookEgressProxy) : undefined);
     this.slots = new UrlSlots(config.webhookPerUrlConcurrency);
   }
 

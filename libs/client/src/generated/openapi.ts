@@ -3226,6 +3226,13 @@ export interface components {
             settings: components["schemas"]["InstanceSettingsDto"];
             /** @enum {string} */
             status: "unpaired" | "pairing" | "connecting" | "connected" | "disconnected";
+            /**
+             * @description Why the instance is in its status when its proxy put it there: `proxy_unreachable` (no answer, connection refused),
+             *     `proxy_auth_failed` (credentials refused) or `proxy_refused` (the proxy would not open the tunnel); empty otherwise.
+             *     The `instance_connection` event reports the same.
+             * @enum {string}
+             */
+            statusReason: "" | "proxy_unreachable" | "proxy_auth_failed" | "proxy_refused";
         };
         CreateGroupDto: {
             /**
@@ -3263,8 +3270,14 @@ export interface components {
             total: number;
         };
         CustomerDefaultsDto: {
-            defaultEventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            defaultEventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "instance_connection" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             defaultHistorySync: boolean;
+            /**
+             * @description Outbound proxy of the instances that follow the defaults (`http://...` or `socks5://...`); empty string for none.
+             *     Read back with the password masked; sending the masked value back keeps it. A change reconnects those instances.
+             * @example http://alice:s3cret@proxy.example:3128
+             */
+            defaultProxyUrl?: string;
             defaultPullMode: boolean;
             /**
              * @description Signing secret; empty string for none. Read back masked (`whsec_…a1b2`); sending the masked value back unchanged
@@ -3425,7 +3438,7 @@ export interface components {
             /** @description `evt_<unix-ms>_<16 hex>`: unique, and the same for an event wherever it is delivered. */
             eventId: string;
             /** @enum {string} */
-            eventType: "logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate";
+            eventType: "logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "instance_connection" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate";
             /** @description The instance the event belongs to. */
             instanceId: string;
             /**
@@ -3596,10 +3609,17 @@ export interface components {
             settings: components["schemas"]["InstanceSettingsDto"];
             /** @enum {string} */
             status: "unpaired" | "pairing" | "connecting" | "connected" | "disconnected";
+            /**
+             * @description Why the instance is in its status when its proxy put it there: `proxy_unreachable` (no answer, connection refused),
+             *     `proxy_auth_failed` (credentials refused) or `proxy_refused` (the proxy would not open the tunnel); empty otherwise.
+             *     The `instance_connection` event reports the same.
+             * @enum {string}
+             */
+            statusReason: "" | "proxy_unreachable" | "proxy_auth_failed" | "proxy_refused";
         };
         InstanceOwnSettingsDto: {
             /** @description Event types delivered (allow-list); empty means all. */
-            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "instance_connection" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             /**
              * @description The webhook signing secret, masked: its `whsec_` prefix, `…` and its last four characters (e.g. `whsec_…a1b2`);
              *     empty when none is set. The full secret is shown nowhere: set it (or rotate it) by sending a new one in
@@ -3610,6 +3630,12 @@ export interface components {
             historySync: boolean;
             /** @description The instance's name, as in the instance detail. */
             name: string;
+            /**
+             * @description The outbound proxy, password masked (`http://alice:…@proxy.example:3128`); empty when none is set. Sending the
+             *     masked value back keeps it.
+             * @example socks5://alice:…@proxy.example:1080
+             */
+            proxyUrl: string;
             /** @description Events are collected for `GET /events` / `GET /events/stream` instead of being sent to the webhook. */
             pullMode: boolean;
             /** @description true: the instance follows the customer-level defaults; false: its own settings below apply. */
@@ -3626,7 +3652,7 @@ export interface components {
         };
         InstanceSettingsDto: {
             /** @description Event types delivered (allow-list); empty means all. */
-            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            eventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "instance_connection" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             /**
              * @description The webhook signing secret, masked: its `whsec_` prefix, `…` and its last four characters (e.g. `whsec_…a1b2`);
              *     empty when none is set. The full secret is shown nowhere: set it (or rotate it) by sending a new one in
@@ -3635,6 +3661,12 @@ export interface components {
             eventSigningSecret: string;
             /** @description Whether message history is synchronised after pairing. */
             historySync: boolean;
+            /**
+             * @description The outbound proxy, password masked (`http://alice:…@proxy.example:3128`); empty when none is set. Sending the
+             *     masked value back keeps it.
+             * @example socks5://alice:…@proxy.example:1080
+             */
+            proxyUrl: string;
             /** @description Events are collected for `GET /events` / `GET /events/stream` instead of being sent to the webhook. */
             pullMode: boolean;
             /** @description true: the instance follows the customer-level defaults; false: its own settings below apply. */
@@ -4780,6 +4812,12 @@ export interface components {
              *     (see the `instance_sending` event): accepted messages wait, in order, until a probe send is taken.
              */
             sending?: components["schemas"]["SendingPauseDto"];
+            /**
+             * @description Only while the instance's outbound proxy keeps it down: `proxy_unreachable`, `proxy_auth_failed` or `proxy_refused`
+             *     (see the `instance_connection` event and `statusReason` on the instance detail).
+             * @enum {string}
+             */
+            statusReason?: "proxy_unreachable" | "proxy_auth_failed" | "proxy_refused";
         };
         SetDisabledDto: {
             disabled: boolean;
@@ -4888,7 +4926,7 @@ export interface components {
         };
         UpdateInstanceSettingsDto: {
             /** @description Event types to deliver; empty means all. Session events always pass. */
-            eventFilters?: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            eventFilters?: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "instance_connection" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
             /**
              * @description Signing secret (write-only: reads show it masked, e.g. `whsec_…a1b2`); empty string removes it. The masked value
              *     read back is accepted and keeps the stored secret, so settings can be read, edited and sent back whole.
@@ -4900,6 +4938,14 @@ export interface components {
              *     carry the name, so they can be sent back whole (the family SDKs do).
              */
             name?: string;
+            /**
+             * @description Outbound proxy for everything the instance sends to the network (WebSocket, media upload and download):
+             *     `http://[user:password@]host:port` (HTTP CONNECT) or `socks5://[user:password@]host:port`. Empty string removes it
+             *     (the deployment's `OUTBOUND_PROXY_URL`, if any, then applies). Reads show the password masked
+             *     (`http://alice:…@proxy.example:3128`); sending that back keeps the stored URL. A change reconnects the instance.
+             * @example socks5://alice:s3cret@proxy.example:1080
+             */
+            proxyUrl?: string;
             pullMode?: boolean;
             useCustomDefaults?: boolean;
             /** @description http(s) URL that receives events; empty string removes it. */

@@ -101,15 +101,24 @@ export class CustomerRepository {
         defaultEventFilters: true,
         defaultHistorySync: true,
         defaultPullMode: true,
+        defaultProxyUrl: true,
       },
     });
-    return { ...row, defaultSigningSecret: this.secrets.decryptOptional(row.defaultSigningSecret) };
+    return {
+      ...row,
+      defaultSigningSecret: this.secrets.decryptOptional(row.defaultSigningSecret),
+      defaultProxyUrl: this.secrets.decryptOptional(row.defaultProxyUrl),
+    };
   }
 
   async updateDefaults(scope: CustomerScope, defaults: CustomerDefaults): Promise<void> {
     await this.prisma.customer.update({
       where: { id: scope.customerId },
-      data: { ...defaults, defaultSigningSecret: this.secrets.encryptOptional(defaults.defaultSigningSecret) },
+      data: {
+        ...defaults,
+        defaultSigningSecret: this.secrets.encryptOptional(defaults.defaultSigningSecret),
+        defaultProxyUrl: this.secrets.encryptOptional(defaults.defaultProxyUrl),
+      },
     });
   }
 

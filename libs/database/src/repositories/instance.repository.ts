@@ -30,6 +30,8 @@ interface ListedInstanceRow {
   event_signing_secret_enc: string | null;
   history_sync: boolean;
   event_filters: string[];
+  proxy_url_enc: string | null;
+  status_reason: string | null;
   total: string;
   version: string;
 }
@@ -43,7 +45,7 @@ const LIST_FILTER = `customer_id = $1 AND ($2::text IS NULL OR status::text = $2
  */
 const LIST_INSTANCES = `SELECT id, name, status::text AS status, device_id, shard, sandbox, api_key_hash IS NOT NULL AS has_api_key,
          (extract(epoch FROM date_trunc('milliseconds', created_at)) * 1000)::int8 AS created_ms, use_custom_defaults, pull_mode, webhook_url, event_signing_secret_enc,
-         history_sync, event_filters, count(*) OVER () AS total,
+         history_sync, event_filters, proxy_url_enc, status_reason, count(*) OVER () AS total,
          (SELECT instances_version FROM customers WHERE id = $1) AS version
   FROM instances WHERE ${LIST_FILTER}
   ORDER BY created_at, id OFFSET $3 LIMIT $4`;
@@ -88,6 +90,7 @@ export class InstanceRepository {
       sandbox: row.sandbox,
       hasApiKey: row.apiKeyHash !== null,
       createdAt: row.createdAt,
+      statusReason: row.statusReason,
       settings: {
         useCustomDefaults: row.useCustomDefaults,
         pullMode: row.pullMode,
@@ -95,6 +98,7 @@ export class InstanceRepository {
         eventSigningSecret: this.secrets.decryptOptional(row.eventSigningSecret),
         historySync: row.historySync,
         eventFilters: row.eventFilters,
+        proxyUrl: this.secrets.decryptOptional(row.proxyUrl),
       },
     };
   }
@@ -150,6 +154,7 @@ export class InstanceRepository {
         sandbox: row.sandbox,
         hasApiKey: row.has_api_key,
         createdAt: new Date(Number(row.created_ms)),
+        statusReason: row.status_reason,
         settings: {
           useCustomDefaults: row.use_custom_defaults,
           pullMode: row.pull_mode,
@@ -157,6 +162,7 @@ export class InstanceRepository {
           eventSigningSecret: this.secrets.decryptOptional(row.event_signing_secret_enc),
           historySync: row.history_sync,
           eventFilters: row.event_filters,
+          proxyUrl: this.secrets.decryptOptional(row.proxy_url_enc),
         },
       })),
       totalCount,
@@ -198,10 +204,11 @@ export class InstanceRepository {
 
   /** Changes the settings and, when `name` is given, the name in the same statement. */
   async updateSettings(scope: CustomerScope, id: string, settings: Partial<InstanceSettings>, name?: string): Promise<boolean> {
-    const { eventSigningSecret, ...plain } = settings;
+    const { eventSigningSecret, proxyUrl, ...plain } = settings;
     const data = {
       ...plain,
       ...(eventSigningSecret !== undefined ? { eventSigningSecret: this.secrets.encryptOptional(eventSigningSecret) } : {}),
+      ...(proxyUrl !== undefined ? { proxyUrl: this.secrets.encryptOptional(proxyUrl) } : {}),
       ...(name !== undefined ? { name } : {}),
     };
     const { count } = await this.prisma.instance.updateMany({ where: { id, customerId: scope.customerId }, data });

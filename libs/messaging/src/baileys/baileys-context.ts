@@ -1,3 +1,4 @@
+import type { Dispatcher } from 'undici';
 import type { NormalisedEvent, OperationArgs, OperationName, OperationResult, OutboundMessage, StoreFacts } from '@app/contracts';
 import type { NetworkMessageRepository } from '@app/database';
 import type { SentMessage } from '../driver';
@@ -34,6 +35,8 @@ export interface BaileysContext {
   undecryptable?: UndecryptableWatch;
   /** The other identity of recent group changes' authors, which rc14 drops from its group events. */
   groupActors?: GroupActors;
+  /** What the socket fetches media with (through the instance's proxy when it has one); undefined for Node's default. */
+  mediaDispatcher?: Dispatcher;
 }
 
 /** Where inbound mapping hands its results: gateway events and store facts, in the order they happened. */

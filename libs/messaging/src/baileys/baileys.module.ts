@@ -8,13 +8,14 @@ import { BAILEYS_PORTS } from './baileys-ports';
 import { BaileysDriver } from './session/baileys.driver';
 import { DEFAULT_BAILEYS_WAITS, type BaileysLibraryLoader, type BaileysLogger, type BaileysSettings } from './session/baileys-settings';
 import { BAILEYS_LIBRARY, BAILEYS_LOGGER, BAILEYS_SETTINGS } from './session/baileys-tokens';
-import { libraryLoader, testMediaDispatcher, testNetworkRootKey } from './session/test-network-seam';
+import { libraryLoader, testMediaDispatcher, testMediaRoute, testNetworkRootKey } from './session/test-network-seam';
 
 function baileysSettings(config: AppConfig): BaileysSettings {
   return {
     webSocketUrl: config.baileysWebSocketUrl,
     ...DEFAULT_BAILEYS_WAITS,
     mediaDispatcher: testMediaDispatcher(config.baileysTestNetwork, config.baileysWebSocketUrl),
+    routeMedia: testMediaRoute(config.baileysTestNetwork, config.baileysWebSocketUrl),
     undecryptableAfterMs: config.undecryptableAfterSeconds * 1000,
   };
 }

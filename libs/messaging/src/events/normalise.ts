@@ -347,6 +347,18 @@ export const normalise = {
       }),
     ),
 
+  /** The outbound proxy failed (with the reason and when the next attempt is due), or the link opened through it again. */
+  instanceConnection: (input: {
+    state: 'failed' | 'restored';
+    reason?: 'proxy_unreachable' | 'proxy_auth_failed' | 'proxy_refused';
+    detail?: string;
+    retryAt?: Date;
+  }) =>
+    event(
+      'instance_connection',
+      present({ state: input.state, reason: input.reason, detail: input.detail, retryAt: input.retryAt ? iso(input.retryAt) : undefined }),
+    ),
+
   messageStatus: (input: { id: string; chatId: string; status: 'sent' | 'failed'; error?: string; code?: number }) =>
     event('message_status', present({ id: input.id, chatId: input.chatId, status: input.status, error: input.error, code: input.code })),
 

@@ -1,11 +1,14 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsString } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString } from 'class-validator';
 import { EVENT_TYPES } from '@app/contracts';
-import { IsSigningSecret, IsWebhookUrl } from '../../common/validators';
+import { IsProxyUrl, IsSigningSecret, IsWebhookUrl } from '../../common/validators';
 
 const REQUIRED = { message: 'is required' };
 
-/** Customer-level defaults, followed by every instance whose `useCustomDefaults` is true. All five fields are required. */
+/**
+ * Customer-level defaults, followed by every instance whose `useCustomDefaults` is true. The first five fields are required;
+ * `defaultProxyUrl` left out keeps its value.
+ */
 export class CustomerDefaultsDto {
   /** Webhook URL; empty string for none. */
   @IsDefined(REQUIRED)
@@ -36,4 +39,14 @@ export class CustomerDefaultsDto {
   @IsDefined(REQUIRED)
   @IsBoolean()
   defaultPullMode!: boolean;
+
+  /**
+   * Outbound proxy of the instances that follow the defaults (`http://...` or `socks5://...`); empty string for none.
+   * Read back with the password masked; sending the masked value back keeps it. A change reconnects those instances.
+   * @example "http://alice:s3cret@proxy.example:3128"
+   */
+  @IsOptional()
+  @IsString()
+  @IsProxyUrl()
+  defaultProxyUrl?: string;
 }

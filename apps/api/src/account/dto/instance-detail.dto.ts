@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EVENT_TYPES, INSTANCE_STATUSES, type InstanceStatus } from '@app/contracts';
+import { PROXY_FAILURE_REASONS } from '@app/security';
 
 export class InstanceSettingsDto {
   /** true: the instance follows the customer-level defaults; false: its own settings below apply. */
@@ -19,6 +20,12 @@ export class InstanceSettingsDto {
   /** Event types delivered (allow-list); empty means all. */
   @ApiProperty({ enum: EVENT_TYPES, isArray: true })
   eventFilters!: string[];
+  /**
+   * The outbound proxy, password masked (`http://alice:…@proxy.example:3128`); empty when none is set. Sending the
+   * masked value back keeps it.
+   * @example "socks5://alice:…@proxy.example:1080"
+   */
+  proxyUrl!: string;
 }
 
 /**
@@ -41,6 +48,13 @@ export class InstanceDetailDto {
   settings!: InstanceSettingsDto;
   @ApiProperty({ enum: INSTANCE_STATUSES })
   status!: InstanceStatus;
+  /**
+   * Why the instance is in its status when its proxy put it there: `proxy_unreachable` (no answer, connection refused),
+   * `proxy_auth_failed` (credentials refused) or `proxy_refused` (the proxy would not open the tunnel); empty otherwise.
+   * The `instance_connection` event reports the same.
+   */
+  @ApiProperty({ enum: ['', ...PROXY_FAILURE_REASONS] })
+  statusReason!: string;
   /** The paired device, e.g. `15551234567:12@s.whatsapp.net`; empty while unpaired. */
   deviceId!: string;
   /** When the instance was created (ISO 8601, UTC). */

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { EVENT_TYPES, INSTANCE_STATUSES, type InstanceStatus } from '@app/contracts';
 import { PageQueryDto } from '../../common/page-query.dto';
-import { IsSigningSecret, IsWebhookUrl } from '../../common/validators';
+import { IsProxyUrl, IsSigningSecret, IsWebhookUrl } from '../../common/validators';
 
 const NAME_RULE = 'must be 1-100 characters, not only spaces';
 
@@ -76,6 +76,18 @@ export class UpdateInstanceSettingsDto {
   @ArrayMaxSize(EVENT_TYPES.length, { message: `must have at most ${EVENT_TYPES.length} items` })
   @IsIn(EVENT_TYPES, { each: true, message: `must contain only event types (${EVENT_TYPES.join(', ')})` })
   eventFilters?: string[];
+
+  /**
+   * Outbound proxy for everything the instance sends to the network (WebSocket, media upload and download):
+   * `http://[user:password@]host:port` (HTTP CONNECT) or `socks5://[user:password@]host:port`. Empty string removes it
+   * (the deployment's `OUTBOUND_PROXY_URL`, if any, then applies). Reads show the password masked
+   * (`http://alice:…@proxy.example:3128`); sending that back keeps the stored URL. A change reconnects the instance.
+   * @example "socks5://alice:s3cret@proxy.example:1080"
+   */
+  @IsOptional()
+  @IsString()
+  @IsProxyUrl()
+  proxyUrl?: string;
 }
 
 export class ListInstancesQueryDto extends PageQueryDto {

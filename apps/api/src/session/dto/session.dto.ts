@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { PROXY_FAILURE_REASONS } from '@app/security';
 
 export class QrCodeDto {
   /** The raw QR payload, for clients that render the QR code themselves. */
@@ -34,6 +35,12 @@ export class SessionStatusDto {
   isLoggedIn!: boolean;
   /** The paired device; empty while unpaired. */
   deviceId!: string;
+  /**
+   * Only while the instance's outbound proxy keeps it down: `proxy_unreachable`, `proxy_auth_failed` or `proxy_refused`
+   * (see the `instance_connection` event and `statusReason` on the instance detail).
+   */
+  @ApiProperty({ enum: PROXY_FAILURE_REASONS, required: false })
+  statusReason?: string;
   /**
    * Only while the instance's sends are paused because the network kept refusing them as from a restricted account
    * (see the `instance_sending` event): accepted messages wait, in order, until a probe send is taken.

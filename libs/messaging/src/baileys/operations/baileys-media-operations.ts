@@ -1,6 +1,7 @@
 import type { WAMessage } from '@whiskeysockets/baileys';
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError, type MediaOperations } from '@app/contracts';
+import type { Dispatcher } from 'undici';
 import type { BaileysLibrary, BaileysSocket } from '../baileys-library';
 import { bufferJson } from '../buffer-json';
 import type { BaileysOperationHandlers } from './operation-handlers';
@@ -24,7 +25,7 @@ export class BaileysMediaOperations {
   private readonly logger = new Logger('BaileysMedia');
 
   readonly handlers: BaileysOperationHandlers<MediaOperations> = {
-    'media.download': async ({ instanceId, lib, socket, messages }, { mediaId }) => {
+    'media.download': async ({ instanceId, lib, socket, messages, mediaDispatcher }, { mediaId }) => {
       const record = await messages.find(instanceId, mediaId);
       if (!record) throw new AppError('not_found');
       // Revived as the protobuf object Baileys made: the store's JSON has the bytes as base64 strings, and the
@@ -37,7 +38,7 @@ export class BaileysMediaOperations {
         // A message without a file has nothing to download: as unknown as a message never received.
         throw new AppError('not_found');
       }
-      const bytes = await downloadAskingForExpired(lib, socket, message, this.logger);
+      const bytes = await downloadAskingForExpired(lib, socket, message, this.logger, mediaDispatcher);
       const filename = 'fileName' in content ? content.fileName : undefined;
       return {
         mimeType: content.mimetype ?? DEFAULT_MIME,
@@ -53,9 +54,17 @@ export class BaileysMediaOperations {
  * `downloadMediaMessage` would ask the phone itself, but it reads the HTTP status from `error.status`, which its own
  * Boom errors do not have (`output.statusCode`), so it never asks: the request is made here, once.
  */
-async function downloadAskingForExpired(lib: BaileysLibrary, socket: BaileysSocket, message: WAMessage, logger: Logger): Promise<Buffer> {
+async function downloadAskingForExpired(
+  lib: BaileysLibrary,
+  socket: BaileysSocket,
+  message: WAMessage,
+  logger: Logger,
+  dispatcher: Dispatcher | undefined,
+): Promise<Buffer> {
+  // The instance's proxy, when it has one: a download is traffic to the network like any other.
+  const options = dispatcher ? { options: { dispatcher } } : {};
   try {
-    return await lib.downloadMediaMessage(message, 'buffer', {});
+    return await lib.downloadMediaMessage(message, 'buffer', options);
   } catch (error) {
     if (!EXPIRED_STATUSES.includes((error as { output?: { statusCode?: number } }).output?.statusCode ?? 0)) throw error;
   }
@@ -64,7 +73,7 @@ async function downloadAskingForExpired(lib: BaileysLibrary, socket: BaileysSock
   // those hosts; a socket that has not uploaded anything yet has not asked for them and would use a built-in default.
   await socket.refreshMediaConn(false);
   const reuploaded = await withinReuploadTime(socket.updateMediaMessage(message));
-  return lib.downloadMediaMessage(reuploaded, 'buffer', {});
+  return lib.downloadMediaMessage(reuploaded, 'buffer', options);
 }
 
 /** The phone's re-upload, or not_found once it took too long: a file nobody can supply is as gone as a deleted one. */

@@ -28,6 +28,7 @@ import { decideOnClose, DISCONNECT, QUICK_RESTARTS, REPLACEMENTS, type CloseDeci
 import { ExpiringCache } from './expiring-cache';
 import { DeviceLists } from './device-lists';
 import { GroupMetadataCache } from './group-metadata-cache';
+import { NetworkRoute } from './network-route';
 import type { WebVersion } from './web-version';
 
 /** What a session needs besides its identity and hooks; the driver hands the same ports and stores to every session. */
@@ -119,6 +120,8 @@ export class BaileysSession implements NetworkSession {
   private lib: BaileysLibrary | undefined;
   private auth: LoadedAuth | undefined;
   private socket: BaileysSocket | undefined;
+  /** How the current socket reaches the network (its proxy, if any); replaced with every socket. */
+  private route: NetworkRoute | undefined;
   private phase: Phase = 'idle';
   private qr: string | undefined;
   /** Pairing succeeded on a socket that then had to restart: the next open is the new login. */
@@ -171,6 +174,7 @@ export class BaileysSession implements NetworkSession {
     this.stop();
     const socket = this.detach();
     if (socket) await socket.end(undefined);
+    this.route?.close();
     await this.auth?.flush();
   }
 
@@ -254,9 +258,12 @@ export class BaileysSession implements NetworkSession {
     const lib = (this.lib ??= await this.deps.library());
     const auth = await this.authState(lib);
     const historySync = await this.hooks.historySyncEnabled();
+    const proxyUrl = await this.hooks.networkProxy?.();
     if (generation !== this.generation || this.socket) return;
+    this.route?.close();
+    const route = (this.route = proxyUrl ? NetworkRoute.through(proxyUrl, this.deps.settings) : NetworkRoute.direct(this.deps.settings));
     const deviceLists = new DeviceLists(this.now);
-    const socket = lib.makeWASocket(this.socketOptions(lib, auth, historySync, deviceLists));
+    const socket = lib.makeWASocket(this.socketOptions(lib, auth, historySync, deviceLists, route));
     serialiseSignalTransactions(socket.authState.keys);
     // rc14 declares the limit private; it is read on every request (`hasExceededMaxRetries`), see RETRY_REQUESTS.
     if (socket.messageRetryManager)
@@ -273,7 +280,13 @@ export class BaileysSession implements NetworkSession {
     this.changes.notify();
   }
 
-  private socketOptions(lib: BaileysLibrary, auth: LoadedAuth, historySync: boolean, deviceLists: DeviceLists): UserFacingSocketConfig {
+  private socketOptions(
+    lib: BaileysLibrary,
+    auth: LoadedAuth,
+    historySync: boolean,
+    deviceLists: DeviceLists,
+    route: NetworkRoute,
+  ): UserFacingSocketConfig {
     const version = this.deps.version.current();
     return {
       auth: { creds: auth.state.creds, keys: auth.keys },
@@ -291,7 +304,9 @@ export class BaileysSession implements NetworkSession {
       getMessage: (key) => this.storedMessage(lib, key),
       cachedGroupMetadata: (jid) => this.groupMetadata(jid),
       msgRetryCounterCache: this.retryCounts,
-      ...(this.deps.settings.mediaDispatcher ? { options: { dispatcher: this.deps.settings.mediaDispatcher } } : {}),
+      ...(route.agent ? { agent: route.agent } : {}),
+      ...(route.fetchAgent ? { fetchAgent: route.fetchAgent } : {}),
+      ...(route.dispatcher ? { options: { dispatcher: route.dispatcher } } : {}),
       maxMsgRetryCount: RETRY_REQUESTS * 2,
       // Ours, so that a device-list change named by one identity also reaches the list kept under the other.
       userDevicesCache: deviceLists.cache,
@@ -480,6 +495,8 @@ export class BaileysSession implements NetworkSession {
   }
 
   private onClose(error: Error | undefined): void {
+    // A socket whose link never opened, on a route whose proxy refused a tunnel: the proxy is why, whatever Baileys says.
+    const proxyFailure = this.phase === 'open' ? undefined : this.route?.takeFailure();
     this.socket = undefined;
     this.acks.socketClosed();
     this.phase = 'closed';
@@ -487,6 +504,11 @@ export class BaileysSession implements NetworkSession {
     const code = statusCodeOf(error);
     const now = this.now();
     const recent = (times: number[], windowMs: number) => times.filter((time) => now - time < windowMs).length;
+    if (proxyFailure) {
+      this.log.warn({ reason: proxyFailure.reason, error: proxyFailure.message }, 'connection closed: the proxy failed');
+      void this.report({ action: 'report', reason: proxyFailure.reason, detail: proxyFailure.message });
+      return;
+    }
     const decision = decideOnClose({
       code,
       message: error?.message ?? 'connection closed',
@@ -573,6 +595,7 @@ export class BaileysSession implements NetworkSession {
       calls: this.calls,
       undecryptable: this.undecryptable,
       groupActors: this.groupActors,
+      ...(this.route?.dispatcher ? { mediaDispatcher: this.route.dispatcher } : {}),
     };
   }
 

@@ -16,6 +16,8 @@ export interface BaileysSettings {
   openWaitMs: number;
   /** What Baileys fetches media and history blobs with; undefined for Node's default (only the fake-network seam sets it). */
   mediaDispatcher?: Dispatcher;
+  /** The same for an instance behind a proxy: wraps the proxy's dispatcher (only the fake-network seam sets it). */
+  routeMedia?: (through: Dispatcher) => Dispatcher;
   /** How long after its last failed copy an undecryptable message is final (`UNDECRYPTABLE_AFTER_SECONDS`). */
   undecryptableAfterMs: number;
 }

@@ -48,19 +48,37 @@ const DEFAULT_MEDIA_HOST = 'mmg.whatsapp.net';
 
 /** Sends requests for WhatsApp's default media host to the fake network's media server; leaves every other one alone. */
 export class DefaultMediaHostRedirect extends Agent {
-  constructor(private readonly mediaOrigin: string) {
+  /** `through`: the dispatcher requests then take (an instance's proxy); its own connections otherwise. */
+  constructor(
+    private readonly mediaOrigin: string,
+    private readonly through?: Dispatcher,
+  ) {
     super();
   }
 
   override dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandlers): boolean {
     const origin = options.origin === undefined ? undefined : new URL(String(options.origin));
     const redirected = origin?.host === DEFAULT_MEDIA_HOST ? { ...options, origin: this.mediaOrigin } : options;
-    return super.dispatch(redirected, handler);
+    return this.through ? this.through.dispatch(redirected, handler) : super.dispatch(redirected, handler);
   }
 }
 
 /** The HTTP dispatcher Baileys fetches media with when the seam names a media server; undefined otherwise. */
 export function testMediaDispatcher(env: Record<string, string | undefined>, webSocketUrl: string): Dispatcher | undefined {
+  const origin = testMediaOrigin(env, webSocketUrl);
+  return origin === undefined ? undefined : new DefaultMediaHostRedirect(origin);
+}
+
+/** The same redirect for an instance behind a proxy, composed with the proxy's dispatcher; undefined without the seam. */
+export function testMediaRoute(
+  env: Record<string, string | undefined>,
+  webSocketUrl: string,
+): ((through: Dispatcher) => Dispatcher) | undefined {
+  const origin = testMediaOrigin(env, webSocketUrl);
+  return origin === undefined ? undefined : (through) => new DefaultMediaHostRedirect(origin, through);
+}
+
+function testMediaOrigin(env: Record<string, string | undefined>, webSocketUrl: string): string | undefined {
   const value = env[TEST_MEDIA_ORIGIN_VARIABLE]?.trim();
   if (!value) return undefined;
   const origin = new URL(value);
@@ -69,5 +87,5 @@ export function testMediaDispatcher(env: Record<string, string | undefined>, web
       `${TEST_MEDIA_ORIGIN_VARIABLE} is for tests against a fake network: it must be an https loopback address, with ${TEST_NETWORK_ROOT_KEY_VARIABLE} set`,
     );
   }
-  return new DefaultMediaHostRedirect(origin.origin);
+  return origin.origin;
 }
