@@ -1,3 +1,4 @@
+import type { EventSinkSettings } from '@app/contracts';
 import type { InstanceStatus } from '@app/contracts';
 
 /** Event-delivery settings as stored; secrets are decrypted only inside the repositories. */
@@ -8,6 +9,8 @@ export interface InstanceSettings {
   eventSigningSecret: string | null;
   historySync: boolean;
   eventFilters: string[];
+  /** The broker the instance's events are published to as well (RabbitMQ, NATS JetStream); null for none. */
+  eventSink: EventSinkSettings | null;
 }
 
 export interface InstanceRecord {
@@ -29,6 +32,7 @@ export interface CustomerDefaults {
   defaultEventFilters: string[];
   defaultHistorySync: boolean;
   defaultPullMode: boolean;
+  defaultEventSink: EventSinkSettings | null;
 }
 
 /** The operator's per-customer overrides of the server-wide limits; null means "the server default". */

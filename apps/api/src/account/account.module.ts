@@ -8,6 +8,7 @@ import { InstanceStatusStreams } from './instance-status-streams';
 import { InstancesService } from './instances.service';
 import { WebhookTestService } from './webhook-test.service';
 import { WebhookTargets } from './webhook-targets';
+import { EventSinkSettingsWriter } from './event-sink-settings';
 
 @Module({
   controllers: [AccountController],
@@ -15,6 +16,7 @@ import { WebhookTargets } from './webhook-targets';
     InstancesService,
     CustomerAccountService,
     WebhookTargets,
+    EventSinkSettingsWriter,
     PublicUrls,
     InstanceStatusStreams,
     WebhookTestService,

@@ -5,6 +5,7 @@ import { issueApiKey, maskSecret, newId, secretWrite } from '@app/security';
 import { KeyResolver } from '../auth/key-resolver';
 import type { CustomerDefaultsDto } from './dto/customer-defaults.dto';
 import { WebhookTargets } from './webhook-targets';
+import { EventSinkSettingsWriter, toEventSinkView } from './event-sink-settings';
 
 /** A masked value that is not the stored secret's mask: a stale copy, or a mask typed in as if it were a secret. */
 export const MASKED_SECRET_RULE = (field: string): string =>
@@ -16,6 +17,7 @@ export class CustomerAccountService {
     private readonly customers: CustomerRepository,
     private readonly keys: KeyResolver,
     private readonly webhooks: WebhookTargets,
+    private readonly sinks: EventSinkSettingsWriter,
   ) {}
 
   async getDefaults(scope: CustomerScope): Promise<CustomerDefaultsDto> {
@@ -24,12 +26,15 @@ export class CustomerAccountService {
       ...defaults,
       defaultWebhookUrl: defaults.defaultWebhookUrl ?? '',
       defaultSigningSecret: maskSecret(defaults.defaultSigningSecret),
+      defaultEventSink: toEventSinkView(defaults.defaultEventSink),
     };
   }
 
   async updateDefaults(scope: CustomerScope, dto: CustomerDefaultsDto): Promise<void> {
     await this.webhooks.assertAllowed('defaultWebhookUrl', dto.defaultWebhookUrl);
-    const stored = (await this.customers.getDefaults(scope)).defaultSigningSecret;
+    const current = await this.customers.getDefaults(scope);
+    const stored = current.defaultSigningSecret;
+    const sink = await this.sinks.toStored('defaultEventSink', dto.defaultEventSink, current.defaultEventSink);
     const secret = secretWrite(dto.defaultSigningSecret, stored);
     if (secret.kind === 'invalid') throw AppError.validation(MASKED_SECRET_RULE('defaultSigningSecret'));
     await this.customers.updateDefaults(scope, {
@@ -38,6 +43,7 @@ export class CustomerAccountService {
       defaultEventFilters: [...new Set(dto.defaultEventFilters)],
       defaultHistorySync: dto.defaultHistorySync,
       defaultPullMode: dto.defaultPullMode,
+      defaultEventSink: sink === undefined ? current.defaultEventSink : sink,
     });
     await this.webhooks.changed({ customerId: scope.customerId });
   }

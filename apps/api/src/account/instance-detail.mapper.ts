@@ -1,6 +1,7 @@
 import type { InstanceRecord } from '@app/database';
 import { maskSecret } from '@app/security';
 import type { InstanceDetailDto, InstanceSettingsDto } from './dto/instance-detail.dto';
+import { toEventSinkView } from './event-sink-settings';
 
 export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
   const { settings } = record;
@@ -11,6 +12,7 @@ export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
     eventSigningSecret: maskSecret(settings.eventSigningSecret),
     historySync: settings.historySync,
     eventFilters: settings.eventFilters,
+    eventSink: toEventSinkView(settings.eventSink),
   };
 }
 

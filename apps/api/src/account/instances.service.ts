@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, isPaired, liveStatusKey, shardOf, type CustomerScope, type InstanceScope } from '@app/contracts';
+import { AppError, isMaskedBrokerUrl, isPaired, liveStatusKey, shardOf, type CustomerScope, type InstanceScope } from '@app/contracts';
 import { InstanceRepository, type InstanceSettings } from '@app/database';
 import { CommandClient, RedisService } from '@app/redis';
 import { issueApiKey, isMaskedSecret, newId, secretWrite } from '@app/security';
@@ -13,10 +13,11 @@ import type { PacingDto } from './dto/pacing.dto';
 import { toInstanceDetail, toSettingsDto } from './instance-detail.mapper';
 import { InstanceListCache } from './instance-list-cache';
 import { WebhookTargets } from './webhook-targets';
+import { EventSinkSettingsWriter } from './event-sink-settings';
 
 /** Converts the API's empty-string "unset" into storage's null. */
 export function toStoredSettings(dto: UpdateInstanceSettingsDto): Partial<InstanceSettings> {
-  const { webhookUrl, eventSigningSecret, eventFilters, ...flags } = dto;
+  const { webhookUrl, eventSigningSecret, eventFilters, eventSink: _sink, ...flags } = dto;
   return {
     ...flags,
     ...(webhookUrl !== undefined ? { webhookUrl: webhookUrl || null } : {}),
@@ -35,6 +36,7 @@ export class InstancesService {
     private readonly redis: RedisService,
     private readonly webhooks: WebhookTargets,
     private readonly listCache: InstanceListCache,
+    private readonly sinks: EventSinkSettingsWriter,
   ) {}
 
   async create(scope: CustomerScope, dto: CreateInstanceDto): Promise<CreatedInstanceDto> {
@@ -91,7 +93,12 @@ export class InstancesService {
   async updateSettings(scope: CustomerScope, id: string, dto: UpdateInstanceSettingsDto): Promise<void> {
     await this.webhooks.assertAllowed('webhookUrl', dto.webhookUrl);
     const settings = toStoredSettings(await this.withoutEchoedSecret(scope, id, dto));
-    if (!(await this.instances.updateSettings(scope, id, settings))) throw new AppError('not_found');
+    const eventSink = await this.sinks.toStored(
+      'eventSink',
+      dto.eventSink,
+      dto.eventSink && isMaskedBrokerUrl(dto.eventSink.url) ? (await this.require(scope, id)).settings.eventSink : null,
+    );
+    if (!(await this.instances.updateSettings(scope, id, { ...settings, eventSink }))) throw new AppError('not_found');
     await this.webhooks.changed({ instanceId: id });
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CustomerScope } from '@app/contracts';
+import { parseStoredSink, type CustomerScope } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import { PrismaService } from '../prisma.service';
 import type { CustomerDefaults, CustomerLimitOverrides, CustomerRecord, Page } from '../records';
@@ -101,15 +101,25 @@ export class CustomerRepository {
         defaultEventFilters: true,
         defaultHistorySync: true,
         defaultPullMode: true,
+        defaultEventSink: true,
       },
     });
-    return { ...row, defaultSigningSecret: this.secrets.decryptOptional(row.defaultSigningSecret) };
+    const sink = this.secrets.decryptOptional(row.defaultEventSink);
+    return {
+      ...row,
+      defaultSigningSecret: this.secrets.decryptOptional(row.defaultSigningSecret),
+      defaultEventSink: sink ? parseStoredSink(sink) : null,
+    };
   }
 
   async updateDefaults(scope: CustomerScope, defaults: CustomerDefaults): Promise<void> {
     await this.prisma.customer.update({
       where: { id: scope.customerId },
-      data: { ...defaults, defaultSigningSecret: this.secrets.encryptOptional(defaults.defaultSigningSecret) },
+      data: {
+        ...defaults,
+        defaultSigningSecret: this.secrets.encryptOptional(defaults.defaultSigningSecret),
+        defaultEventSink: defaults.defaultEventSink ? this.secrets.encrypt(JSON.stringify(defaults.defaultEventSink)) : null,
+      },
     });
   }
 

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CustomerScope, InstanceStatus } from '@app/contracts';
+import { parseStoredSink, type CustomerScope, type EventSinkSettings, type InstanceStatus } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import type { Instance } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
@@ -30,6 +30,7 @@ interface ListedInstanceRow {
   event_signing_secret_enc: string | null;
   history_sync: boolean;
   event_filters: string[];
+  event_sink_enc: string | null;
   total: string;
   version: string;
 }
@@ -43,7 +44,7 @@ const LIST_FILTER = `customer_id = $1 AND ($2::text IS NULL OR status::text = $2
  */
 const LIST_INSTANCES = `SELECT id, name, status::text AS status, device_id, shard, sandbox, api_key_hash IS NOT NULL AS has_api_key,
          (extract(epoch FROM date_trunc('milliseconds', created_at)) * 1000)::int8 AS created_ms, use_custom_defaults, pull_mode, webhook_url, event_signing_secret_enc,
-         history_sync, event_filters, count(*) OVER () AS total,
+         history_sync, event_filters, event_sink_enc, count(*) OVER () AS total,
          (SELECT instances_version FROM customers WHERE id = $1) AS version
   FROM instances WHERE ${LIST_FILTER}
   ORDER BY created_at, id OFFSET $3 LIMIT $4`;
@@ -95,8 +96,14 @@ export class InstanceRepository {
         eventSigningSecret: this.secrets.decryptOptional(row.eventSigningSecret),
         historySync: row.historySync,
         eventFilters: row.eventFilters,
+        eventSink: this.sinkOf(row.eventSink),
       },
     };
+  }
+
+  private sinkOf(stored: string | null): EventSinkSettings | null {
+    const json = this.secrets.decryptOptional(stored);
+    return json ? parseStoredSink(json) : null;
   }
 
   /**
@@ -157,6 +164,7 @@ export class InstanceRepository {
           eventSigningSecret: this.secrets.decryptOptional(row.event_signing_secret_enc),
           historySync: row.history_sync,
           eventFilters: row.event_filters,
+          eventSink: this.sinkOf(row.event_sink_enc),
         },
       })),
       totalCount,
@@ -197,9 +205,12 @@ export class InstanceRepository {
   }
 
   async updateSettings(scope: CustomerScope, id: string, settings: Partial<InstanceSettings>): Promise<boolean> {
-    const { eventSigningSecret, ...plain } = settings;
-    const data =
-      eventSigningSecret === undefined ? plain : { ...plain, eventSigningSecret: this.secrets.encryptOptional(eventSigningSecret) };
+    const { eventSigningSecret, eventSink, ...plain } = settings;
+    const data = {
+      ...plain,
+      ...(eventSigningSecret === undefined ? {} : { eventSigningSecret: this.secrets.encryptOptional(eventSigningSecret) }),
+      ...(eventSink === undefined ? {} : { eventSink: eventSink === null ? null : this.secrets.encrypt(JSON.stringify(eventSink)) }),
+    };
     const { count } = await this.prisma.instance.updateMany({ where: { id, customerId: scope.customerId }, data });
     return count === 1;
   }

@@ -1,11 +1,16 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsString } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { EVENT_TYPES } from '@app/contracts';
 import { IsSigningSecret, IsWebhookUrl } from '../../common/validators';
+import { EventSinkDto } from './event-sink.dto';
 
 const REQUIRED = { message: 'is required' };
 
-/** Customer-level defaults, followed by every instance whose `useCustomDefaults` is true. All five fields are required. */
+/**
+ * Customer-level defaults, followed by every instance whose `useCustomDefaults` is true. The contract's five fields are
+ * required; `defaultEventSink` is optional (left out, it is kept).
+ */
 export class CustomerDefaultsDto {
   /** Webhook URL; empty string for none. */
   @IsDefined(REQUIRED)
@@ -36,4 +41,14 @@ export class CustomerDefaultsDto {
   @IsDefined(REQUIRED)
   @IsBoolean()
   defaultPullMode!: boolean;
+
+  /**
+   * The default message broker sink (see the instance setting `eventSink`); `null` removes it, left out it is kept. Read
+   * back with the broker password masked.
+   */
+  @ApiProperty({ type: EventSinkDto, nullable: true, required: false })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => EventSinkDto)
+  defaultEventSink?: EventSinkDto | null;
 }

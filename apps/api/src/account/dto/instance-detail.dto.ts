@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { EVENT_TYPES, INSTANCE_STATUSES, type InstanceStatus } from '@app/contracts';
+import { EventSinkSettingsDto } from './event-sink.dto';
 
 export class InstanceSettingsDto {
   /** true: the instance follows the customer-level defaults; false: its own settings below apply. */
@@ -19,6 +20,9 @@ export class InstanceSettingsDto {
   /** Event types delivered (allow-list); empty means all. */
   @ApiProperty({ enum: EVENT_TYPES, isArray: true })
   eventFilters!: string[];
+  /** The message broker that receives the events as well (password masked); null when none. */
+  @ApiProperty({ type: EventSinkSettingsDto, nullable: true })
+  eventSink!: EventSinkSettingsDto | null;
 }
 
 export class InstanceDetailDto {

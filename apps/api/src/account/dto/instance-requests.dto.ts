@@ -1,8 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
 import { EVENT_TYPES, INSTANCE_STATUSES, type InstanceStatus } from '@app/contracts';
 import { PageQueryDto } from '../../common/page-query.dto';
 import { IsSigningSecret, IsWebhookUrl } from '../../common/validators';
+import { EventSinkDto } from './event-sink.dto';
 
 const NAME_RULE = 'must be 1-100 characters, not only spaces';
 
@@ -65,6 +67,16 @@ export class UpdateInstanceSettingsDto {
   @ArrayMaxSize(EVENT_TYPES.length, { message: `must have at most ${EVENT_TYPES.length} items` })
   @IsIn(EVENT_TYPES, { each: true, message: `must contain only event types (${EVENT_TYPES.join(', ')})` })
   eventFilters?: string[];
+
+  /**
+   * A message broker that receives the instance's events as well as (or, with no `webhookUrl`, instead of) the webhook:
+   * the same envelope, event ids and `eventFilters`. `null` removes it; left out, it is kept.
+   */
+  @ApiProperty({ type: EventSinkDto, nullable: true, required: false })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => EventSinkDto)
+  eventSink?: EventSinkDto | null;
 }
 
 export class ListInstancesQueryDto extends PageQueryDto {
