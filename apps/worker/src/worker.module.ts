@@ -32,6 +32,8 @@ import { DeliveryReconciler } from './webhooks/delivery-reconciler';
 import { RetentionJob } from './retention/retention-job';
 import { EndpointRecovery } from './webhooks/endpoint-recovery';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
+import { SinkConnections } from './sinks/sink-connections';
+import { SinkPublisher } from './sinks/sink-publisher';
 import { WorkerStatusController } from './worker-status.controller';
 
 /** The worker: owns network sessions (shards), sends, and event delivery. Only health, metrics and status are served over HTTP. */
@@ -78,6 +80,8 @@ export class WorkerModule {
         ShardLeaseCheck,
         ShardCoordinator,
         WebhookDeliverer,
+        SinkConnections,
+        SinkPublisher,
         EndpointRecovery,
         DeliveryReconciler,
         RetentionJob,

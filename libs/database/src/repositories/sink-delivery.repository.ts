@@ -21,7 +21,8 @@ export interface SinkAttemptWrite {
   /** The event's partition key. */
   receivedAt: Date;
   number: number;
-  sink: EventSinkKind;
+  /** The broker kind; `none` for a delivery stopped because the instance no longer has a sink. */
+  sink: EventSinkKind | 'none';
   target: string;
   startedAt: Date;
   durationMs: number;
@@ -130,13 +131,17 @@ export class SinkDeliveryRepository {
     return this.records.add(attempt);
   }
 
-  /** Instances with a pending delivery due by now (or `until`): what a publisher must look at after a restart or an outage. */
-  async dueInstances(limit: number, until = new Date()): Promise<string[]> {
+  /**
+   * Instances of these shards with a pending delivery due by now: what a publisher looks at after a restart, a shard
+   * handed over, or a wake-up that was missed.
+   */
+  async dueInstances(shards: readonly number[], limit: number, until = new Date()): Promise<string[]> {
+    if (shards.length === 0) return [];
     const { rows } = await this.prisma.pool.query<{ instance_id: string }>({
       name: 'due-sink-instances',
-      text: `SELECT DISTINCT instance_id FROM sink_deliveries
-             WHERE state = 'pending' AND next_attempt_at <= $1::timestamptz AT TIME ZONE 'UTC' LIMIT $2`,
-      values: [until.toISOString(), limit],
+      text: `SELECT DISTINCT d.instance_id FROM sink_deliveries d JOIN instances i ON i.id = d.instance_id
+             WHERE d.state = 'pending' AND d.next_attempt_at <= $1::timestamptz AT TIME ZONE 'UTC' AND i.shard = ANY($2::int[]) LIMIT $3`,
+      values: [until.toISOString(), [...shards], limit],
     });
     return rows.map((row) => row.instance_id);
   }
