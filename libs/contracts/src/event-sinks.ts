@@ -46,7 +46,7 @@ const MASK_MARK = '…';
 /** What is wrong with a broker URL for this kind, or null. A masked URL read back (`…` as password) passes. */
 export function brokerUrlProblem(kind: EventSinkKind, value: string): string | null {
   const schemes = URL_SCHEMES[kind];
-  const rule = `must be a ${schemes.map((scheme) => `${scheme}//`).join(' or ')} URL with a host (at most ${MAX_URL_LENGTH} characters)`;
+  const rule = `must be a URL starting with ${schemes.map((scheme) => `${scheme}//`).join(' or ')}, with a host (at most ${MAX_URL_LENGTH} characters)`;
   if (value.length === 0 || value.length > MAX_URL_LENGTH) return rule;
   let url: URL;
   try {
@@ -98,7 +98,10 @@ export function renderSinkTemplate(template: string, event: { instanceId: string
 export function sinkTarget(settings: EventSinkSettings): string {
   const url = new URL(settings.url);
   const vhost = settings.kind === 'rabbitmq' ? decodeURIComponent(url.pathname.slice(1) || '/') : '';
-  const where = settings.kind === 'rabbitmq' ? ` vhost ${vhost} exchange ${settings.exchange || '(default)'} key ${settings.routingKey}` : ` subject ${settings.subject}`;
+  const where =
+    settings.kind === 'rabbitmq'
+      ? ` vhost ${vhost} exchange ${settings.exchange || '(default)'} key ${settings.routingKey}`
+      : ` subject ${settings.subject}`;
   return `${url.protocol}//${url.host}${where}`;
 }
 
@@ -118,7 +121,12 @@ export function isMaskedBrokerUrl(value: string): boolean {
 /** Parses stored (decrypted) settings; throws on anything the API would not have accepted. */
 export function parseStoredSink(json: string): EventSinkSettings {
   const value = JSON.parse(json) as Record<string, unknown>;
-  if (value.kind === 'rabbitmq' && typeof value.url === 'string' && typeof value.exchange === 'string' && typeof value.routingKey === 'string') {
+  if (
+    value.kind === 'rabbitmq' &&
+    typeof value.url === 'string' &&
+    typeof value.exchange === 'string' &&
+    typeof value.routingKey === 'string'
+  ) {
     return { kind: 'rabbitmq', url: value.url, exchange: value.exchange, routingKey: value.routingKey };
   }
   if (value.kind === 'nats' && typeof value.url === 'string' && typeof value.subject === 'string') {

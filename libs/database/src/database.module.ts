@@ -42,6 +42,7 @@ const repositories = [
   MessageRepository,
   MediaRepository,
   WebhookDeliveryRepository,
+  SinkDeliveryRepository,
   DeliveryHealthRepository,
   NetworkAuthRepository,
   NetworkMessageRepository,

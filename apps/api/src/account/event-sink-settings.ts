@@ -27,7 +27,11 @@ export class EventSinkSettingsWriter {
   }
 
   /** What to store for `field`: undefined keeps the stored sink, null removes it. 400 for a URL that may not be used. */
-  async toStored(field: string, input: EventSinkDto | null | undefined, stored: EventSinkSettings | null): Promise<EventSinkSettings | null | undefined> {
+  async toStored(
+    field: string,
+    input: EventSinkDto | null | undefined,
+    stored: EventSinkSettings | null,
+  ): Promise<EventSinkSettings | null | undefined> {
     if (input === undefined || input === null) return input;
     let url = input.url;
     if (isMaskedBrokerUrl(url)) {
@@ -42,7 +46,12 @@ export class EventSinkSettingsWriter {
     const problem = await brokerHostProblem(this.policy, url, { allowUnresolved: true });
     if (problem) throw AppError.validation(`${field}.url ${problem}`);
     if (input.kind === 'rabbitmq') {
-      return { kind: 'rabbitmq', url, exchange: input.exchange ?? DEFAULT_RABBITMQ_EXCHANGE, routingKey: input.routingKey ?? DEFAULT_ROUTING_KEY };
+      return {
+        kind: 'rabbitmq',
+        url,
+        exchange: input.exchange ?? DEFAULT_RABBITMQ_EXCHANGE,
+        routingKey: input.routingKey ?? DEFAULT_ROUTING_KEY,
+      };
     }
     return { kind: 'nats', url, subject: input.subject ?? DEFAULT_NATS_SUBJECT };
   }

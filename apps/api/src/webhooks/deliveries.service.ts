@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { AppError, type InstanceScope } from '@app/contracts';
 import { SinkDeliveryRepository, WebhookDeliveryRepository } from '@app/database';
 import { WebhookQueue } from '@app/redis';
-import type { BulkRedeliveryDto, BulkRedeliveryRequestDto, DeliveryReportDto, RedeliveryDto, SinkAttemptDto } from './dto/delivery-report.dto';
+import type {
+  BulkRedeliveryDto,
+  BulkRedeliveryRequestDto,
+  DeliveryReportDto,
+  RedeliveryDto,
+  SinkAttemptDto,
+} from './dto/delivery-report.dto';
 
 const EVENT_ID = /^evt_\d{1,16}_[0-9a-f]{16}$/;
 

@@ -1048,7 +1048,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The event's webhook delivery: its state and every attempt with the receiver's answer. */
+        /** The event's webhook delivery (its state and every attempt with the receiver's answer), and its broker sink delivery. */
         get: operations["DeliveriesController_report"];
         put?: never;
         post?: never;
@@ -1069,6 +1069,26 @@ export interface paths {
         put?: never;
         /** Delivers the event to the current webhook URL again (same `webhook-id`), restarting the retry schedule. */
         post: operations["DeliveriesController_redeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{eventId}/sink/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publishes the event to the instance's message broker sink again (same message id), restarting the retry schedule;
+         *     the worker owning the instance publishes it within a few seconds, in seq order with the instance's other pending events.
+         */
+        post: operations["DeliveriesController_redeliverToSink"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3263,6 +3283,11 @@ export interface components {
         };
         CustomerDefaultsDto: {
             defaultEventFilters: ("logged_in" | "logged_out" | "login_error" | "initial_sync_finished" | "message" | "message_status" | "instance_sending" | "message_read" | "message_delete" | "message_star" | "message_history_sync" | "message_undecryptable" | "chat_setting" | "chat_presence" | "chat_push_name" | "chat_status" | "chat_picture" | "contact" | "group" | "newsletter" | "user_presence" | "call_offer" | "call_accept" | "call_terminate")[];
+            /**
+             * @description The default message broker sink (see the instance setting `eventSink`); `null` removes it, left out it is kept. Read
+             *     back with the broker password masked.
+             */
+            defaultEventSink?: components["schemas"]["EventSinkDto"] | null;
             defaultHistorySync: boolean;
             defaultPullMode: boolean;
             /**
@@ -3359,6 +3384,8 @@ export interface components {
              * @description When the next attempt is due, while the delivery is pending.
              */
             nextAttemptAt: string | null;
+            /** @description The event's delivery to the instance's message broker (RabbitMQ, NATS JetStream); null when it never had one. */
+            sink: components["schemas"]["SinkDeliveryDto"] | null;
             /**
              * @description `none`: the event was never meant for a webhook (pull mode, no URL, or filtered settings at the time).
              * @enum {string}
@@ -3438,6 +3465,59 @@ export interface components {
             items: components["schemas"]["LoggedEventDto"][];
             /** @description Send this as `after` for the next page: the last `seq` returned, or the `after` sent when the page is empty. */
             nextAfter: number;
+        };
+        EventSinkDto: {
+            /**
+             * @description rabbitmq: the exchange to publish to; it must exist. Default `amq.topic`; empty string for the default exchange.
+             * @example amq.topic
+             */
+            exchange?: string;
+            /**
+             * @example rabbitmq
+             * @enum {string}
+             */
+            kind: "rabbitmq" | "nats";
+            /**
+             * @description rabbitmq: the routing key; `{instanceId}` and `{eventType}` are filled in. Default `{instanceId}.{eventType}`.
+             * @example gateway.{instanceId}.{eventType}
+             */
+            routingKey?: string;
+            /**
+             * @description nats: the subject; `{instanceId}` and `{eventType}` are filled in. Default `gateway.events.{instanceId}.{eventType}`.
+             * @example gateway.events.{instanceId}.{eventType}
+             */
+            subject?: string;
+            /**
+             * @description The broker: `amqp://user:password@host:5672/vhost` (or `amqps://`) for rabbitmq, `nats://user:password@host:4222`
+             *     (or `tls://`) for nats. Stored encrypted; read back with the password masked (`amqp://user:…@host:5672/vhost`), and
+             *     that masked value sent back unchanged keeps the stored URL.
+             * @example amqp://gateway:s3cret@broker.example.com:5672/events
+             */
+            url: string;
+        };
+        EventSinkSettingsDto: {
+            /**
+             * @description rabbitmq only.
+             * @example amq.topic
+             */
+            exchange?: string;
+            /**
+             * @example rabbitmq
+             * @enum {string}
+             */
+            kind: "rabbitmq" | "nats";
+            /**
+             * @description rabbitmq only.
+             * @example {instanceId}.{eventType}
+             */
+            routingKey?: string;
+            /** @description nats only. */
+            subject?: string;
+            /**
+             * @description The broker URL, its password shown as `…`.
+             * @example amqp://gateway:…@broker.example.com:5672/events
+             */
+            url: string;
         };
         GroupIdentityDto: {
             /**
@@ -3612,6 +3692,8 @@ export interface components {
              *     `PUT /account/instances/{id}/settings` or `PUT /instance/settings`. Sending the masked value back keeps the secret.
              */
             eventSigningSecret: string;
+            /** @description The message broker that receives the events as well (password masked); null when none. */
+            eventSink: components["schemas"]["EventSinkSettingsDto"] | null;
             /** @description Whether message history is synchronised after pairing. */
             historySync: boolean;
             /** @description Events are collected for `GET /events` / `GET /events/stream` instead of being sent to the webhook. */
@@ -4818,6 +4900,41 @@ export interface components {
             email: string;
             password: string;
         };
+        SinkAttemptDto: {
+            durationMs: number;
+            /** @example null */
+            error: string | null;
+            /** @description 1 for the first attempt; redeliveries continue the count. */
+            number: number;
+            /**
+             * @description `delivered`: the broker confirmed it (publisher confirm, JetStream ack).
+             * @enum {string}
+             */
+            outcome: "delivered" | "failed" | "skipped";
+            /**
+             * @description The broker kind; `none` when the delivery was stopped because the instance no longer had a sink.
+             * @example rabbitmq
+             * @enum {string}
+             */
+            sink: "rabbitmq" | "nats" | "none";
+            /** Format: date-time */
+            startedAt: string;
+            /**
+             * @description Where it was published, without credentials.
+             * @example amqp://broker.example.com:5672 vhost / exchange amq.topic key {instanceId}.{eventType}
+             */
+            target: string;
+        };
+        SinkDeliveryDto: {
+            attempts: components["schemas"]["SinkAttemptDto"][];
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            /**
+             * @description `stopped`: the instance no longer had a sink when it was its turn.
+             * @enum {string}
+             */
+            state: "pending" | "delivered" | "failed" | "stopped";
+        };
         StarMessageDto: {
             /**
              * @description Chat of the message: a user JID, group JID, LID or international number (normalised to a JID).
@@ -4873,6 +4990,11 @@ export interface components {
              *     read back is accepted and keeps the stored secret, so settings can be read, edited and sent back whole.
              */
             eventSigningSecret?: string;
+            /**
+             * @description A message broker that receives the instance's events as well as (or, with no `webhookUrl`, instead of) the webhook:
+             *     the same envelope, event ids and `eventFilters`. `null` removes it; left out, it is kept.
+             */
+            eventSink?: components["schemas"]["EventSinkDto"] | null;
             historySync?: boolean;
             pullMode?: boolean;
             useCustomDefaults?: boolean;
@@ -10103,6 +10225,84 @@ export interface operations {
         };
     };
     DeliveriesController_redeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @example evt_1767225600000_0123456789abcdef */
+                eventId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RedeliveryDto"];
+                };
+            };
+            /** @description invalid request: `invalid request body`, or `validation error: <field> ...` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid API key or dashboard session: `unauthorized` (`unauthorized: wrong email or password` on sign-in) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description not allowed: `device not paired`, or `forbidden: <reason>` (a disabled customer; a dashboard request without a valid CSRF token or from another origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no such resource: `not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description conflict with the current state: `device not paired`, `webhooks are off for this instance (...)`, or `conflict: <reason>` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description rate limited; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    DeliveriesController_redeliverToSink: {
         parameters: {
             query?: never;
             header?: never;

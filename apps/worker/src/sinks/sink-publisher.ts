@@ -185,7 +185,9 @@ export class SinkPublisher implements OnModuleDestroy {
     );
     const durationMs = Date.now() - startedAt.getTime();
     const target = sinkTarget(sink);
-    const attempt = (delivery: PendingSinkDelivery): Omit<SinkAttemptWrite, 'outcome' | 'error' | 'state' | 'scheduleStep' | 'nextAttemptAt'> => ({
+    const attempt = (
+      delivery: PendingSinkDelivery,
+    ): Omit<SinkAttemptWrite, 'outcome' | 'error' | 'state' | 'scheduleStep' | 'nextAttemptAt'> => ({
       eventId: delivery.envelope.eventId,
       receivedAt: new Date(delivery.envelope.receivedAt),
       number: delivery.attempts + 1,
@@ -221,10 +223,13 @@ export class SinkPublisher implements OnModuleDestroy {
     });
     if (!retry) {
       // Its retries ran out: the instance's later events go on (it stays listed as failed, and can be redelivered).
-      this.logger.warn(`${instanceId}: sink delivery of ${failed.envelope.eventId} failed after ${failed.attempts + 1} attempt(s): ${result.error}`);
+      this.logger.warn(
+        `${instanceId}: sink delivery of ${failed.envelope.eventId} failed after ${failed.attempts + 1} attempt(s): ${result.error}`,
+      );
       return true;
     }
-    if (failed.attempts === 0) this.logger.warn(`${instanceId}: ${sink.kind} sink did not take ${failed.envelope.eventId}: ${result.error}`);
+    if (failed.attempts === 0)
+      this.logger.warn(`${instanceId}: ${sink.kind} sink did not take ${failed.envelope.eventId}: ${result.error}`);
     this.later(lane, instanceId, next.delayMs);
     return false;
   }

@@ -200,7 +200,9 @@ export class SinkDeliveryRepository {
         next_attempt_at: attempt.nextAttemptAt.toISOString(),
       })),
     );
-    const [{ moved }] = await queryRetrying<{ moved: number[] }>(this.prisma.pool, { name: 'record-sink-attempts', text: RECORD_SQL }, [input]);
+    const [{ moved }] = await queryRetrying<{ moved: number[] }>(this.prisma.pool, { name: 'record-sink-attempts', text: RECORD_SQL }, [
+      input,
+    ]);
     const recorded = new Set(moved);
     return attempts.map((_, n) => recorded.has(n));
   }

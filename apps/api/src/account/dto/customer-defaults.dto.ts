@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { EVENT_TYPES } from '@app/contracts';
@@ -11,6 +11,7 @@ const REQUIRED = { message: 'is required' };
  * Customer-level defaults, followed by every instance whose `useCustomDefaults` is true. The contract's five fields are
  * required; `defaultEventSink` is optional (left out, it is kept).
  */
+@ApiExtraModels(EventSinkDto)
 export class CustomerDefaultsDto {
   /** Webhook URL; empty string for none. */
   @IsDefined(REQUIRED)
@@ -46,7 +47,7 @@ export class CustomerDefaultsDto {
    * The default message broker sink (see the instance setting `eventSink`); `null` removes it, left out it is kept. Read
    * back with the broker password masked.
    */
-  @ApiProperty({ type: EventSinkDto, nullable: true, required: false })
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath(EventSinkDto) }], nullable: true, required: false })
   @IsOptional()
   @ValidateNested()
   @Type(() => EventSinkDto)

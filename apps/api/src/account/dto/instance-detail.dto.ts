@@ -1,7 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { EVENT_TYPES, INSTANCE_STATUSES, type InstanceStatus } from '@app/contracts';
 import { EventSinkSettingsDto } from './event-sink.dto';
 
+@ApiExtraModels(EventSinkSettingsDto)
 export class InstanceSettingsDto {
   /** true: the instance follows the customer-level defaults; false: its own settings below apply. */
   useCustomDefaults!: boolean;
@@ -21,7 +22,7 @@ export class InstanceSettingsDto {
   @ApiProperty({ enum: EVENT_TYPES, isArray: true })
   eventFilters!: string[];
   /** The message broker that receives the events as well (password masked); null when none. */
-  @ApiProperty({ type: EventSinkSettingsDto, nullable: true })
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath(EventSinkSettingsDto) }], nullable: true })
   eventSink!: EventSinkSettingsDto | null;
 }
 

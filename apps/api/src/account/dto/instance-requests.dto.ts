@@ -1,6 +1,17 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { EVENT_TYPES, INSTANCE_STATUSES, type InstanceStatus } from '@app/contracts';
 import { PageQueryDto } from '../../common/page-query.dto';
 import { IsSigningSecret, IsWebhookUrl } from '../../common/validators';
@@ -32,6 +43,7 @@ export class RenameInstanceDto {
 }
 
 /** Fields left out keep their value; empty strings clear `webhookUrl` and `eventSigningSecret`. */
+@ApiExtraModels(EventSinkDto)
 export class UpdateInstanceSettingsDto {
   @IsOptional()
   @IsBoolean()
@@ -72,7 +84,7 @@ export class UpdateInstanceSettingsDto {
    * A message broker that receives the instance's events as well as (or, with no `webhookUrl`, instead of) the webhook:
    * the same envelope, event ids and `eventFilters`. `null` removes it; left out, it is kept.
    */
-  @ApiProperty({ type: EventSinkDto, nullable: true, required: false })
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath(EventSinkDto) }], nullable: true, required: false })
   @IsOptional()
   @ValidateNested()
   @Type(() => EventSinkDto)

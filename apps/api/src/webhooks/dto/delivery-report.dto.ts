@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsISO8601 } from 'class-validator';
 
 export class DeliveryAttemptDto {
@@ -47,6 +47,7 @@ export class SinkDeliveryDto {
   attempts!: SinkAttemptDto[];
 }
 
+@ApiExtraModels(SinkDeliveryDto)
 export class DeliveryReportDto {
   eventId!: string;
   /** `none`: the event was never meant for a webhook (pull mode, no URL, or filtered settings at the time). */
@@ -58,7 +59,7 @@ export class DeliveryReportDto {
   @ApiProperty({ type: [DeliveryAttemptDto] })
   attempts!: DeliveryAttemptDto[];
   /** The event's delivery to the instance's message broker (RabbitMQ, NATS JetStream); null when it never had one. */
-  @ApiProperty({ type: SinkDeliveryDto, nullable: true })
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath(SinkDeliveryDto) }], nullable: true })
   sink!: SinkDeliveryDto | null;
 }
 

@@ -1,6 +1,15 @@
 import { connect, Events, headers, type ConnectionOptions, type JetStreamClient, type NatsConnection as NatsClient } from 'nats';
 import { renderSinkTemplate, type EventEnvelope, type EventSinkSettings } from '@app/contracts';
-import { describe, leadingSuccesses, probeUntilUp, sinkBody, within, type BrokerConnection, type BrokerConnectionHooks, type PublishResult } from '../broker-connection';
+import {
+  describe,
+  leadingSuccesses,
+  probeUntilUp,
+  sinkBody,
+  within,
+  type BrokerConnection,
+  type BrokerConnectionHooks,
+  type PublishResult,
+} from '../broker-connection';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 const ACK_TIMEOUT_MS = 10_000;

@@ -1,6 +1,15 @@
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { renderSinkTemplate, type EventEnvelope, type EventSinkSettings } from '@app/contracts';
-import { describe, leadingSuccesses, probeUntilUp, sinkBody, within, type BrokerConnection, type BrokerConnectionHooks, type PublishResult } from '../broker-connection';
+import {
+  describe,
+  leadingSuccesses,
+  probeUntilUp,
+  sinkBody,
+  within,
+  type BrokerConnection,
+  type BrokerConnectionHooks,
+  type PublishResult,
+} from '../broker-connection';
 
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A broker that neither confirms nor refuses (blocked by a resource alarm, a dead peer) fails the batch after this. */
@@ -17,6 +26,8 @@ export class RabbitMqConnection implements BrokerConnection {
   private model: ChannelModel | undefined;
   private channel: ConfirmChannel | undefined;
   private opening: Promise<ConfirmChannel> | undefined;
+  /** Why the broker last closed the channel (a missing exchange: 404); confirms only learn "channel closed". */
+  private channelError: Error | undefined;
   private probing = false;
   private closed = false;
 
@@ -52,7 +63,8 @@ export class RabbitMqConnection implements BrokerConnection {
                 timestamp: Math.floor(Date.parse(envelope.receivedAt) / 1000),
                 headers: { 'x-instance-id': envelope.instanceId },
               },
-              (error: unknown) => (error ? reject(error instanceof Error ? error : new Error(`broker refused the message (${String(error)})`)) : resolve()),
+              (error: unknown) =>
+                error ? reject(error instanceof Error ? error : new Error(`broker refused the message (${String(error)})`)) : resolve(),
             );
           } catch (error) {
             reject(error instanceof Error ? error : new Error(String(error)));
@@ -69,6 +81,7 @@ export class RabbitMqConnection implements BrokerConnection {
     }
     const result = leadingSuccesses(settled);
     if (result.error) {
+      if (this.channelError) result.error = describe(this.channelError);
       if (this.channel === channel) this.channel = undefined;
       await channel.close().catch(() => undefined);
       if (!this.model) this.lost();
@@ -91,7 +104,8 @@ export class RabbitMqConnection implements BrokerConnection {
     if (this.closed) throw new Error('the worker is shutting down');
     const model = this.model ?? (await this.connectModel());
     const channel = await model.createConfirmChannel();
-    channel.on('error', () => undefined);
+    this.channelError = undefined;
+    channel.on('error', (error: Error) => (this.channelError = error));
     channel.on('close', () => {
       if (this.channel === channel) this.channel = undefined;
     });
@@ -102,7 +116,10 @@ export class RabbitMqConnection implements BrokerConnection {
   private async connectModel(): Promise<ChannelModel> {
     const problem = await this.hostProblem();
     if (problem) throw new Error(problem);
-    const model = await connect(this.url, { timeout: CONNECT_TIMEOUT_MS, clientProperties: { connection_name: 'messaging-gateway event sink' } });
+    const model = await connect(this.url, {
+      timeout: CONNECT_TIMEOUT_MS,
+      clientProperties: { connection_name: 'messaging-gateway event sink' },
+    });
     model.on('error', () => undefined);
     model.on('close', () => {
       if (this.model !== model) return;
