@@ -331,12 +331,21 @@ describe('event sinks (RabbitMQ, NATS JetStream)', () => {
     );
     await broker.stop();
     await inbound(instance, 15, 'during');
-    // Let publishes fail and back off while it is down.
-    await eventually(
+    const during = await eventually(
       () => Promise.resolve(receiver.at(path)),
       (all) => textsOf(all).length === 25,
     );
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // The outage is seen: the first event after the stop has a failed attempt in the delivery log, and waits.
+    const firstDuring = during[before.length].envelope.eventId;
+    const waiting = await eventually(
+      async () =>
+        (await http.get(`/events/${firstDuring}/deliveries`, headersOf(instance))).body as {
+          sink: { state: string; attempts: { outcome: string }[] };
+        },
+      (report) => report.sink.attempts.some((attempt) => attempt.outcome === 'failed'),
+      20_000,
+    );
+    expect(waiting.sink.state).toBe('pending');
     await broker.restart();
     await inbound(instance, 5, 'after');
     const hooks = await eventually(
@@ -351,6 +360,11 @@ describe('event sinks (RabbitMQ, NATS JetStream)', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     // Every event once (a republish after a lost ack falls in the stream's duplicate window), in order, as the webhook got it.
     expect(await stream.bodies()).toEqual(hooks.map((hook) => hook.rawBody));
+    const recovered = (await http.get(`/events/${firstDuring}/deliveries`, headersOf(instance))).body as {
+      sink: { state: string; attempts: { outcome: string }[] };
+    };
+    expect(recovered.sink.state).toBe('delivered');
+    expect(recovered.sink.attempts.at(-1)?.outcome).toBe('delivered');
     expect(textsOf(hooks)).toEqual([
       ...Array.from({ length: 10 }, (_, n) => `before ${n}`),
       ...Array.from({ length: 15 }, (_, n) => `during ${n}`),

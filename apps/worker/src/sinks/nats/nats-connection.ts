@@ -12,7 +12,8 @@ import {
 } from '../broker-connection';
 
 const CONNECT_TIMEOUT_MS = 10_000;
-const ACK_TIMEOUT_MS = 10_000;
+/** A stream acks in milliseconds; longer means the server is gone (the client buffers while it reconnects). */
+const ACK_TIMEOUT_MS = 5_000;
 
 /**
  * NATS JetStream: one connection per broker URL (the client reconnects by itself), each event published with
