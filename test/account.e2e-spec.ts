@@ -96,6 +96,7 @@ describe('account plane', () => {
           eventSigningSecret: '',
           historySync: false,
           eventFilters: [],
+          eventSink: null,
         },
         status: 'unpaired',
         deviceId: '',
@@ -176,6 +177,7 @@ describe('account plane', () => {
         eventSigningSecret: 'whsec_…LaSw',
         historySync: true,
         eventFilters: ['message', 'message_status'],
+        eventSink: null,
       });
 
       expect((await http.put(`/account/instances/${instance.id}/settings`, { webhookUrl: '', eventSigningSecret: '' }, key())).status).toBe(
@@ -249,10 +251,15 @@ describe('account plane', () => {
         defaultEventFilters: [],
         defaultHistorySync: false,
         defaultPullMode: false,
+        defaultEventSink: null,
       });
       const response = await http.put('/account/instances/defaults', defaults, headers);
       expect(response.status).toBe(204);
-      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({ ...defaults, defaultSigningSecret: '…cret' });
+      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({
+        ...defaults,
+        defaultSigningSecret: '…cret',
+        defaultEventSink: null,
+      });
     });
 
     it('requires every field and changes nothing on a bad request', async () => {
@@ -275,7 +282,11 @@ describe('account plane', () => {
         400,
         /^validation error: defaultWebhookUrl must be an http or https URL.*; defaultEventFilters must contain only event types/,
       );
-      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({ ...defaults, defaultSigningSecret: '…cret' });
+      expect((await http.get('/account/instances/defaults', headers)).body).toEqual({
+        ...defaults,
+        defaultSigningSecret: '…cret',
+        defaultEventSink: null,
+      });
     });
   });
 
@@ -343,6 +354,7 @@ describe('account plane', () => {
         eventSigningSecret: '',
         historySync: false,
         eventFilters: [],
+        eventSink: null,
       });
       expect((await http.get(`/account/instances/${instance.id}`, key())).body).toMatchObject({ settings: { pullMode: true } });
     });

@@ -117,7 +117,7 @@ export class PrivateNatsServer {
         await probe.close();
         return;
       } catch (error) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`private nats-server did not start: ${String(error)}`);
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error('private nats-server did not start', { cause: error });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }

@@ -64,7 +64,8 @@ export class RabbitMqConnection implements BrokerConnection {
                 headers: { 'x-instance-id': envelope.instanceId },
               },
               (error: unknown) =>
-                error ? reject(error instanceof Error ? error : new Error(`broker refused the message (${String(error)})`)) : resolve(),
+                // A nack comes as a non-Error value: the broker refused the message (e.g. a queue limit).
+                error ? reject(error instanceof Error ? error : new Error('the broker refused the message (nack)')) : resolve(),
             );
           } catch (error) {
             reject(error instanceof Error ? error : new Error(String(error)));
