@@ -32,14 +32,24 @@ describe('secrets at rest', () => {
     await api.close();
   });
 
-  it('stores no plaintext API key and no plaintext signing secret', async () => {
+  it('stores no plaintext API key, signing secret or broker password', async () => {
     const http = new Http(api.url, { checkSpec: false });
     const customer = await createCustomer(http, 'Secretive');
     const instance = await createInstance(http, customer.apiKey);
     const instanceSecret = 'instance-signing-secret-0123456789';
     const defaultSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
-    await http.put(`/account/instances/${instance.id}/settings`, { eventSigningSecret: instanceSecret }, { 'X-Api-Key': customer.apiKey });
-    await http.put(
+    const brokerPassword = 'broker-password-4a1f9c';
+    const defaultBrokerPassword = 'default-broker-password-77e2';
+    const savedSettings = await http.put(
+      `/account/instances/${instance.id}/settings`,
+      {
+        eventSigningSecret: instanceSecret,
+        eventSink: { kind: 'rabbitmq', url: `amqp://gateway:${brokerPassword}@broker.example.com/events` },
+      },
+      { 'X-Api-Key': customer.apiKey },
+    );
+    expect(savedSettings.status).toBe(204);
+    const savedDefaults = await http.put(
       '/account/instances/defaults',
       {
         defaultWebhookUrl: '',
@@ -47,14 +57,25 @@ describe('secrets at rest', () => {
         defaultEventFilters: [],
         defaultHistorySync: false,
         defaultPullMode: false,
+        defaultEventSink: { kind: 'nats', url: `nats://gateway:${defaultBrokerPassword}@broker.example.com:4222` },
       },
       { 'X-Api-Key': customer.apiKey },
     );
+    expect(savedDefaults.status).toBe(204);
     const rotated = (await http.post('/account/apikey/rotate', undefined, { 'X-Api-Key': customer.apiKey })).body as string;
 
     const stored = (await everyStoredValue(db)).join('\n');
     expect(stored).toContain(instance.id); // the dump really covers the tables
-    for (const secret of [customer.apiKey, rotated, instance.apiKey, instanceSecret, defaultSecret, defaultSecret.slice('whsec_'.length)]) {
+    for (const secret of [
+      customer.apiKey,
+      rotated,
+      instance.apiKey,
+      instanceSecret,
+      defaultSecret,
+      defaultSecret.slice('whsec_'.length),
+      brokerPassword,
+      defaultBrokerPassword,
+    ]) {
       expect(stored).not.toContain(secret);
     }
     // What is stored instead: the keys' SHA-256 and AES-GCM ciphertexts.

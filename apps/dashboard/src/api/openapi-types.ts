@@ -5838,7 +5838,13 @@ export interface operations {
                  *       "pullMode": false,
                  *       "historySync": false,
                  *       "webhookUrl": "https://example.com/webhooks/gateway",
-                 *       "eventSigningSecret": "whsec_BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="
+                 *       "eventSigningSecret": "whsec_BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=",
+                 *       "eventSink": {
+                 *         "kind": "rabbitmq",
+                 *         "url": "amqp://gateway:s3cret@broker.example.com:5672/events",
+                 *         "exchange": "amq.topic",
+                 *         "routingKey": "gateway.{instanceId}.{eventType}"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateInstanceSettingsDto"];
@@ -6036,7 +6042,8 @@ export interface operations {
                  *       "defaultWebhookUrl": "https://example.com/webhooks/gateway",
                  *       "defaultSigningSecret": "whsec_BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=",
                  *       "defaultHistorySync": false,
-                 *       "defaultPullMode": false
+                 *       "defaultPullMode": false,
+                 *       "defaultEventSink": null
                  *     }
                  */
                 "application/json": components["schemas"]["CustomerDefaultsDto"];
@@ -12411,7 +12418,13 @@ export interface operations {
                  *       "pullMode": false,
                  *       "historySync": false,
                  *       "webhookUrl": "https://example.com/webhooks/gateway",
-                 *       "eventSigningSecret": "whsec_BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc="
+                 *       "eventSigningSecret": "whsec_BwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwcHBwc=",
+                 *       "eventSink": {
+                 *         "kind": "rabbitmq",
+                 *         "url": "amqp://gateway:s3cret@broker.example.com:5672/events",
+                 *         "exchange": "amq.topic",
+                 *         "routingKey": "gateway.{instanceId}.{eventType}"
+                 *       }
                  *     }
                  */
                 "application/json": components["schemas"]["UpdateInstanceSettingsDto"];
