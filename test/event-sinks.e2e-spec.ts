@@ -10,6 +10,9 @@ import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receive
 const CONTACT = '447700900321';
 /** Shortened retry schedule: at once, then every 0.4 s. */
 const SCHEDULE = '0,0.4,0.4,0.4,0.4,0.4,0.4,0.4,0.4,0.4';
+/** Short, so a shutdown held up by a broker shows (the default is 10 s); plus the process's own start and exit. */
+const SHUTDOWN_TIMEOUT_MS = 3_000;
+const EXIT_SLACK_MS = 2_000;
 
 describe('event sinks (RabbitMQ, NATS JetStream)', () => {
   let api: RunningApi;
@@ -23,7 +26,11 @@ describe('event sinks (RabbitMQ, NATS JetStream)', () => {
     receiver = await WebhookReceiver.start();
     [api, worker] = await Promise.all([
       startApi({ webhookAllowedHosts: ['127.0.0.1'] }),
-      spawnApp('worker', { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_SCHEDULE: SCHEDULE }),
+      spawnApp('worker', {
+        WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+        WEBHOOK_RETRY_SCHEDULE: SCHEDULE,
+        SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+      }),
     ]);
     http = new Http(api.url);
     await useServedOpenApi(api.url);
@@ -370,5 +377,32 @@ describe('event sinks (RabbitMQ, NATS JetStream)', () => {
       ...Array.from({ length: 15 }, (_, n) => `during ${n}`),
       ...Array.from({ length: 5 }, (_, n) => `after ${n}`),
     ]);
+  });
+
+  // Last: it stops the suite's worker.
+  it('shuts down within SHUTDOWN_TIMEOUT_MS while its broker is gone and publishes wait for acks', async () => {
+    const broker = await PrivateNatsServer.start();
+    cleanups.push(() => broker.remove());
+    const stream = await natsStream(broker.url);
+    const instance = await instanceWith('/hooks/shutdown', {
+      eventFilters: ['message'],
+      eventSink: { kind: 'nats', url: broker.url, subject: `${stream.prefix}.{eventType}` },
+    });
+    await inbound(instance, 2, 'first');
+    await eventually(
+      () => stream.messages(),
+      (messages) => messages.filter((message) => message.subject.endsWith('.message')).length === 2,
+      15_000,
+    );
+    await broker.stop();
+    await inbound(instance, 3, 'stuck');
+    await eventually(
+      () => Promise.resolve(receiver.at('/hooks/shutdown')),
+      (all) => textsOf(all).length === 5,
+    );
+    const exited = new Promise<number>((resolve) => worker.child.once('exit', () => resolve(Date.now())));
+    const sentAt = Date.now();
+    worker.child.kill('SIGTERM');
+    expect((await exited) - sentAt).toBeLessThan(SHUTDOWN_TIMEOUT_MS + EXIT_SLACK_MS);
   });
 });

@@ -85,7 +85,8 @@ export class SinkPublisher implements OnModuleDestroy {
     } else if (!deadline) {
       await inFlight;
     }
-    await this.connections.closeAll();
+    if (deadline) await deadline.settles(this.connections.closeAll());
+    else await this.connections.closeAll();
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -14,6 +14,7 @@ import {
 const CONNECT_TIMEOUT_MS = 10_000;
 /** A broker that neither confirms nor refuses (blocked by a resource alarm, a dead peer) fails the batch after this. */
 const CONFIRM_TIMEOUT_MS = 15_000;
+const CLOSE_TIMEOUT_MS = 2_000;
 
 /**
  * RabbitMQ (AMQP 0-9-1) with publisher confirms: one connection and one confirm channel per broker URL. Messages are
@@ -155,7 +156,8 @@ export class RabbitMqConnection implements BrokerConnection {
     const model = this.model;
     this.model = undefined;
     this.channel = undefined;
-    await model?.close().catch(() => undefined);
+    // Bounded: closing waits for the broker's close-ok, which a hung broker never sends.
+    if (model) await within(model.close(), CLOSE_TIMEOUT_MS, 'closing the AMQP connection').catch(() => undefined);
     if (!this.closed) this.lost();
   }
 }
