@@ -92,7 +92,15 @@ export class MessageRepository {
     events: { eventType: EventType; data: Record<string, unknown> }[],
     options: { deliver: boolean; sink?: boolean; fence?: Fence } = { deliver: false },
   ): Promise<{ recorded: boolean; events: StoredEvent[] }> {
-    return this.outcomes.record({ instanceId, messageId: id, outcome, events, deliver: options.deliver, sink: options.sink, fence: options.fence });
+    return this.outcomes.record({
+      instanceId,
+      messageId: id,
+      outcome,
+      events,
+      deliver: options.deliver,
+      sink: options.sink,
+      fence: options.fence,
+    });
   }
 
   /**
