@@ -97,6 +97,7 @@ describe('account plane', () => {
           historySync: false,
           eventFilters: [],
           proxyUrl: '',
+          eventSink: null,
         },
         status: 'unpaired',
         statusReason: '',
@@ -179,6 +180,7 @@ describe('account plane', () => {
         historySync: true,
         eventFilters: ['message', 'message_status'],
         proxyUrl: '',
+        eventSink: null,
       });
 
       expect((await http.put(`/account/instances/${instance.id}/settings`, { webhookUrl: '', eventSigningSecret: '' }, key())).status).toBe(
@@ -253,6 +255,7 @@ describe('account plane', () => {
         defaultHistorySync: false,
         defaultPullMode: false,
         defaultProxyUrl: '',
+        defaultEventSink: null,
       });
       const response = await http.put('/account/instances/defaults', defaults, headers);
       expect(response.status).toBe(204);
@@ -260,6 +263,7 @@ describe('account plane', () => {
         ...defaults,
         defaultSigningSecret: '…cret',
         defaultProxyUrl: '',
+        defaultEventSink: null,
       });
     });
 
@@ -287,6 +291,7 @@ describe('account plane', () => {
         ...defaults,
         defaultSigningSecret: '…cret',
         defaultProxyUrl: '',
+        defaultEventSink: null,
       });
     });
   });
@@ -357,6 +362,7 @@ describe('account plane', () => {
         historySync: false,
         eventFilters: [],
         proxyUrl: '',
+        eventSink: null,
       });
       expect((await http.get(`/account/instances/${instance.id}`, key())).body).toMatchObject({ settings: { pullMode: true } });
     });

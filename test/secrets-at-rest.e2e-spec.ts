@@ -32,19 +32,26 @@ describe('secrets at rest', () => {
     await api.close();
   });
 
-  it('stores no plaintext API key, signing secret or proxy password', async () => {
+  it('stores no plaintext API key, signing secret, proxy password or broker password', async () => {
     const http = new Http(api.url, { checkSpec: false });
     const customer = await createCustomer(http, 'Secretive');
     const instance = await createInstance(http, customer.apiKey);
     const instanceSecret = 'instance-signing-secret-0123456789';
     const defaultSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
     const proxyPassword = 'proxy-password-at-rest-42';
-    await http.put(
+    const brokerPassword = 'broker-password-4a1f9c';
+    const defaultBrokerPassword = 'default-broker-password-77e2';
+    const savedSettings = await http.put(
       `/account/instances/${instance.id}/settings`,
-      { eventSigningSecret: instanceSecret, proxyUrl: `http://alice:${proxyPassword}@proxy.example.com:3128` },
+      {
+        eventSigningSecret: instanceSecret,
+        proxyUrl: `http://alice:${proxyPassword}@proxy.example.com:3128`,
+        eventSink: { kind: 'rabbitmq', url: `amqp://gateway:${brokerPassword}@broker.example.com/events` },
+      },
       { 'X-Api-Key': customer.apiKey },
     );
-    await http.put(
+    expect(savedSettings.status).toBe(204);
+    const savedDefaults = await http.put(
       '/account/instances/defaults',
       {
         defaultWebhookUrl: '',
@@ -52,9 +59,11 @@ describe('secrets at rest', () => {
         defaultEventFilters: [],
         defaultHistorySync: false,
         defaultPullMode: false,
+        defaultEventSink: { kind: 'nats', url: `nats://gateway:${defaultBrokerPassword}@broker.example.com:4222` },
       },
       { 'X-Api-Key': customer.apiKey },
     );
+    expect(savedDefaults.status).toBe(204);
     const rotated = (await http.post('/account/apikey/rotate', undefined, { 'X-Api-Key': customer.apiKey })).body as string;
 
     const stored = (await everyStoredValue(db)).join('\n');
@@ -67,6 +76,8 @@ describe('secrets at rest', () => {
       defaultSecret,
       defaultSecret.slice('whsec_'.length),
       proxyPassword,
+      brokerPassword,
+      defaultBrokerPassword,
     ]) {
       expect(stored).not.toContain(secret);
     }

@@ -221,6 +221,7 @@ describe('webhook delivery', () => {
       eventId,
       state: 'delivered',
       nextAttemptAt: null,
+      sink: null,
       attempts: [1, 2, 3, 4, 5, 6].map((number) => ({
         number,
         url: receiver.url(path),
@@ -331,6 +332,7 @@ describe('webhook delivery', () => {
       eventId: gone.envelope.eventId,
       state: 'stopped',
       nextAttemptAt: null,
+      sink: null,
       attempts: [expect.objectContaining({ number: 1, statusCode: 410, outcome: 'gone' })],
     });
     await http.post('/sandbox/inbound', { from: CONTACT, type: 'text', text: 'nobody listens' }, headersOf(instance));
@@ -344,6 +346,7 @@ describe('webhook delivery', () => {
       eventId: quiet.eventId,
       state: 'none',
       nextAttemptAt: null,
+      sink: null,
       attempts: [],
     });
     expect(typesAt(path)).toEqual(['logged_in']);
@@ -432,6 +435,7 @@ describe('webhook delivery', () => {
         eventId,
         state: 'none',
         nextAttemptAt: null,
+        sink: null,
         attempts: [],
       });
     }
@@ -550,6 +554,7 @@ describe('webhook delivery', () => {
       eventId,
       state: 'delivered',
       nextAttemptAt: null,
+      sink: null,
       attempts: [
         {
           number: 1,

@@ -14,6 +14,9 @@ import { SecretBox } from '@app/security';
 import { testConfig } from '../support/environment';
 import { ScratchDatabase } from './scratch-database';
 
+/** The event family's tables as a day of them is dropped: children first. */
+const FAMILY_CHILDREN_FIRST = ['sink_attempts', 'sink_deliveries', 'webhook_attempts', 'webhook_deliveries', 'event_log'];
+
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
@@ -111,7 +114,15 @@ describe('PartitionMaintenance on PostgreSQL', () => {
 
   it('creates today’s partition and the next days’ for every table, once, and only while it holds the lock', async () => {
     const expected = [-6, -5, -4, -3, -2, -1, 0, 1, 2, 3].map((days) => suffix(midnight(days)));
-    for (const table of ['event_log', 'webhook_deliveries', 'webhook_attempts', 'messages', 'network_messages']) {
+    for (const table of [
+      'event_log',
+      'webhook_deliveries',
+      'webhook_attempts',
+      'sink_deliveries',
+      'sink_attempts',
+      'messages',
+      'network_messages',
+    ]) {
       expect(await partitions(table)).toEqual([...expected.map((name) => `${table}_${name}`), `${table}_default`].sort());
     }
     const later = policy(new Date(midnight(1).getTime() + HOUR), keepAll);
@@ -134,7 +145,9 @@ describe('PartitionMaintenance on PostgreSQL', () => {
     const report = await maintenance.run(later);
     const day4 = suffix(midnight(4));
     expect(report.created).toEqual(
-      ['event_log', 'webhook_deliveries', 'webhook_attempts', 'messages', 'network_messages'].map((table) => `${table}_${day4}`),
+      ['event_log', 'webhook_deliveries', 'webhook_attempts', 'sink_deliveries', 'sink_attempts', 'messages', 'network_messages'].map(
+        (table) => `${table}_${day4}`,
+      ),
     );
     expect((await maintenance.run(later)).created).toEqual([]);
   });
@@ -178,9 +191,9 @@ describe('PartitionMaintenance on PostgreSQL', () => {
 
     const day = (days: number) => suffix(midnight(days));
     expect(report.dropped.filter((name) => !name.startsWith('network_messages'))).toEqual(
-      [-6, -5].flatMap((days) => ['webhook_attempts', 'webhook_deliveries', 'event_log'].map((table) => `${table}_${day(days)}`)),
+      [-6, -5].flatMap((days) => FAMILY_CHILDREN_FIRST.map((table) => `${table}_${day(days)}`)),
     );
-    expect(report.kept).toEqual([{ partition: `event_log_${day(-4)}`, reason: 'webhook deliveries still retrying' }]);
+    expect(report.kept).toEqual([{ partition: `event_log_${day(-4)}`, reason: 'webhook or sink deliveries still retrying' }]);
     expect(appended.length).toBeGreaterThan(0);
 
     // Every event appended meanwhile is there with its delivery (none lost), and seqs run on without a gap.
@@ -209,7 +222,7 @@ describe('PartitionMaintenance on PostgreSQL', () => {
     // Once the last retry settles, the day goes too, with its deliveries and attempts.
     expect(await deliver(fourDaysAgo[2])).toBe(true);
     const again = await maintenance.run(policy(now));
-    expect(again.dropped).toEqual(['webhook_attempts', 'webhook_deliveries', 'event_log'].map((table) => `${table}_${day(-4)}`));
+    expect(again.dropped).toEqual(FAMILY_CHILDREN_FIRST.map((table) => `${table}_${day(-4)}`));
     expect(again.kept).toEqual([]);
     expect(await new EventStreamRepository(db.prisma).retained(scope)).toEqual({
       oldestKept: lastOfYesterday[0].seq,

@@ -107,7 +107,15 @@ describe('partitioning migration on a database filled by the previous schema', (
        JOIN pg_inherits i ON i.inhparent = p.oid JOIN pg_class c ON c.oid = i.inhrelid
        GROUP BY p.relname ORDER BY p.relname`,
     );
-    expect(tables.map((row) => row.table)).toEqual(['event_log', 'messages', 'network_messages', 'webhook_attempts', 'webhook_deliveries']);
+    expect(tables.map((row) => row.table)).toEqual([
+      'event_log',
+      'messages',
+      'network_messages',
+      'sink_attempts',
+      'sink_deliveries',
+      'webhook_attempts',
+      'webhook_deliveries',
+    ]);
     for (const { table, partitions } of tables) {
       expect(partitions).toEqual(expect.arrayContaining([`${table}_legacy`, `${table}_default`]));
     }

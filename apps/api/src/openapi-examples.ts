@@ -72,6 +72,13 @@ const VCARD = 'BEGIN:VCARD\nVERSION:3.0\nN:Doe;Jane;;;\nFN:Jane Doe\nTEL;TYPE=CE
 /** Files travel inline: a URL is checked to resolve to a public address as the request arrives. */
 const FILE = (bytes: string) => Buffer.from(bytes).toString('base64');
 const SETTINGS = { eventFilters: ['message', 'message_status'], useCustomDefaults: false, pullMode: false, historySync: false };
+/** A RabbitMQ sink (the exchange must exist); `{"kind":"nats","url":"nats://…","subject":"…"}` for NATS JetStream. */
+const EVENT_SINK = {
+  kind: 'rabbitmq',
+  url: 'amqp://gateway:s3cret@broker.example.com:5672/events',
+  exchange: 'amq.topic',
+  routingKey: 'gateway.{instanceId}.{eventType}',
+};
 
 /** Whole request bodies by operation, each one a request the gateway accepts. */
 const BODY_EXAMPLES: Record<string, unknown> = {
@@ -82,10 +89,16 @@ const BODY_EXAMPLES: Record<string, unknown> = {
     defaultSigningSecret: WEBHOOK.secret,
     defaultHistorySync: false,
     defaultPullMode: false,
+    defaultEventSink: null,
   },
   'PUT /account/instances/{id}/name': { name: 'support line' },
-  'PUT /account/instances/{id}/settings': { ...SETTINGS, webhookUrl: WEBHOOK.url, eventSigningSecret: WEBHOOK.secret },
-  'PUT /instance/settings': { ...SETTINGS, webhookUrl: WEBHOOK.url, eventSigningSecret: WEBHOOK.secret },
+  'PUT /account/instances/{id}/settings': {
+    ...SETTINGS,
+    webhookUrl: WEBHOOK.url,
+    eventSigningSecret: WEBHOOK.secret,
+    eventSink: EVENT_SINK,
+  },
+  'PUT /instance/settings': { ...SETTINGS, webhookUrl: WEBHOOK.url, eventSigningSecret: WEBHOOK.secret, eventSink: EVENT_SINK },
   'POST /messages/text': { to: ids.userJid, message: 'Hello! Your order #1042 has shipped.' },
   'POST /messages/buttons': {
     to: ids.userJid,

@@ -8,6 +8,7 @@ import { ShardCoordinator } from './shards/shard-coordinator';
 import { RetentionJob } from './retention/retention-job';
 import { DeliveryReconciler } from './webhooks/delivery-reconciler';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
+import { SinkPublisher } from './sinks/sink-publisher';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
@@ -27,7 +28,9 @@ async function bootstrap(): Promise<void> {
   const deliverer = app.get(WebhookDeliverer);
   const deliveryReconciler = app.get(DeliveryReconciler);
   const retention = app.get(RetentionJob);
+  const sinks = app.get(SinkPublisher);
   deliverer.start();
+  sinks.start(() => coordinator.owned());
   deliveryReconciler.start();
   retention.start();
 
@@ -37,7 +40,7 @@ async function bootstrap(): Promise<void> {
     logger: { log: (message) => logger.log(message), error: (message) => logger.error(message) },
     run: async (deadline) => {
       deliveryReconciler.stop();
-      await Promise.all([deliverer.stop(deadline), coordinator.stop(deadline), retention.stop()]);
+      await Promise.all([deliverer.stop(deadline), sinks.stop(deadline), coordinator.stop(deadline), retention.stop()]);
       if (!(await deadline.settles(app.close()))) throw new Error('closing connections did not finish in time');
     },
   });

@@ -33,6 +33,8 @@ import { DeliveryReconciler } from './webhooks/delivery-reconciler';
 import { RetentionJob } from './retention/retention-job';
 import { EndpointRecovery } from './webhooks/endpoint-recovery';
 import { WebhookDeliverer } from './webhooks/webhook-deliverer';
+import { SinkConnections } from './sinks/sink-connections';
+import { SinkPublisher } from './sinks/sink-publisher';
 import { WorkerStatusController } from './worker-status.controller';
 import { WorkerReadinessController } from './worker-readiness.controller';
 import { SendMetrics } from './dispatch/send-metrics';
@@ -86,6 +88,8 @@ export class WorkerModule {
         ShardLeaseCheck,
         ShardCoordinator,
         WebhookDeliverer,
+        SinkConnections,
+        SinkPublisher,
         EndpointRecovery,
         DeliveryReconciler,
         RetentionJob,

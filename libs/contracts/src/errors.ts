@@ -16,6 +16,7 @@ export const ERROR_CATALOGUE = {
   last_active_user: { status: 409, detail: 'conflict: the last active user of a customer cannot be removed' },
   link_gone: { status: 410, detail: 'gone: this link has expired or was already used' },
   webhooks_off: { status: 409, detail: 'webhooks are off for this instance (pull mode, or no webhook URL)' },
+  sink_off: { status: 409, detail: 'this instance has no event sink' },
   cursor_expired: { status: 410, detail: 'cursor is older than the retained events' },
   payload_too_large: { status: 413, detail: 'request body too large' },
   idempotency_mismatch: { status: 422, detail: 'idempotency key reused with a different request' },

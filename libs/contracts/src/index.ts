@@ -5,6 +5,7 @@ export * from './instance';
 export * from './jid';
 export * from './phone-number';
 export * from './envelope';
+export * from './event-sinks';
 export * from './live-status';
 export * from './commands';
 export * from './queues';

@@ -24,6 +24,7 @@ import { SandboxRepository } from './repositories/sandbox.repository';
 import { ShardLeaseRepository } from './repositories/shard-lease.repository';
 import { ShardOwnerMap } from './repositories/shard-owner-map';
 import { WebhookDeliveryRepository } from './repositories/webhook-delivery.repository';
+import { SinkDeliveryRepository } from './repositories/sink-delivery.repository';
 import { DeliveryHealthRepository } from './repositories/delivery-health.repository';
 import { BacklogRepository } from './repositories/backlog.repository';
 import { ConnectionPools } from './pool-usage';
@@ -43,6 +44,7 @@ const repositories = [
   MessageRepository,
   MediaRepository,
   WebhookDeliveryRepository,
+  SinkDeliveryRepository,
   DeliveryHealthRepository,
   NetworkAuthRepository,
   NetworkMessageRepository,

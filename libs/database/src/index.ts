@@ -16,6 +16,7 @@ export * from './repositories/contact-store.repository';
 export * from './repositories/message.repository';
 export * from './repositories/media.repository';
 export * from './repositories/webhook-delivery.repository';
+export * from './repositories/sink-delivery.repository';
 export * from './repositories/delivery-health.repository';
 export * from './repositories/network-auth.repository';
 export * from './repositories/group-store.repository';

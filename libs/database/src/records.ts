@@ -1,3 +1,4 @@
+import type { EventSinkSettings } from '@app/contracts';
 import type { InstanceStatus } from '@app/contracts';
 
 /** Event-delivery settings as stored; secrets are decrypted only inside the repositories. */
@@ -10,6 +11,8 @@ export interface InstanceSettings {
   eventFilters: string[];
   /** Outbound proxy URL with its credentials (decrypted); null for none. */
   proxyUrl: string | null;
+  /** The broker the instance's events are published to as well (RabbitMQ, NATS JetStream); null for none. */
+  eventSink: EventSinkSettings | null;
 }
 
 export interface InstanceRecord {
@@ -35,6 +38,7 @@ export interface CustomerDefaults {
   defaultPullMode: boolean;
   /** Outbound proxy URL with its credentials (decrypted); null for none. */
   defaultProxyUrl: string | null;
+  defaultEventSink: EventSinkSettings | null;
 }
 
 /** The operator's per-customer overrides of the server-wide limits; null means "the server default". */

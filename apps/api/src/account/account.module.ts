@@ -9,6 +9,7 @@ import { InstancesService } from './instances.service';
 import { WebhookTestService } from './webhook-test.service';
 import { ProxySettings } from './proxy-settings';
 import { WebhookTargets } from './webhook-targets';
+import { EventSinkSettingsWriter } from './event-sink-settings';
 
 @Module({
   controllers: [AccountController],
@@ -17,6 +18,7 @@ import { WebhookTargets } from './webhook-targets';
     CustomerAccountService,
     WebhookTargets,
     ProxySettings,
+    EventSinkSettingsWriter,
     PublicUrls,
     InstanceStatusStreams,
     WebhookTestService,

@@ -7,6 +7,7 @@ import type { CustomerDefaultsDto } from './dto/customer-defaults.dto';
 import { MASKED_SECRET_RULE } from './masked-secret-rule';
 import { ProxySettings } from './proxy-settings';
 import { WebhookTargets } from './webhook-targets';
+import { EventSinkSettingsWriter, toEventSinkView } from './event-sink-settings';
 
 @Injectable()
 export class CustomerAccountService {
@@ -15,6 +16,7 @@ export class CustomerAccountService {
     private readonly keys: KeyResolver,
     private readonly webhooks: WebhookTargets,
     private readonly proxies: ProxySettings,
+    private readonly sinks: EventSinkSettingsWriter,
   ) {}
 
   async getDefaults(scope: CustomerScope): Promise<CustomerDefaultsDto> {
@@ -24,6 +26,7 @@ export class CustomerAccountService {
       defaultWebhookUrl: defaults.defaultWebhookUrl ?? '',
       defaultSigningSecret: maskSecret(defaults.defaultSigningSecret),
       defaultProxyUrl: maskProxyUrl(defaults.defaultProxyUrl),
+      defaultEventSink: toEventSinkView(defaults.defaultEventSink),
     };
   }
 
@@ -31,6 +34,7 @@ export class CustomerAccountService {
     await this.webhooks.assertAllowed('defaultWebhookUrl', dto.defaultWebhookUrl);
     const current = await this.customers.getDefaults(scope);
     const stored = current.defaultSigningSecret;
+    const sink = await this.sinks.toStored('defaultEventSink', dto.defaultEventSink, current.defaultEventSink);
     const secret = secretWrite(dto.defaultSigningSecret, stored);
     if (secret.kind === 'invalid') throw AppError.validation(MASKED_SECRET_RULE('defaultSigningSecret'));
     const proxyUrl = await this.proxies.toStored('defaultProxyUrl', dto.defaultProxyUrl, current.defaultProxyUrl);
@@ -41,6 +45,7 @@ export class CustomerAccountService {
       defaultHistorySync: dto.defaultHistorySync,
       defaultPullMode: dto.defaultPullMode,
       defaultProxyUrl: proxyUrl === undefined ? current.defaultProxyUrl : proxyUrl,
+      defaultEventSink: sink === undefined ? current.defaultEventSink : sink,
     });
     await this.webhooks.changed({ customerId: scope.customerId });
     if (proxyUrl !== undefined && proxyUrl !== current.defaultProxyUrl) await this.proxies.changed({ customerId: scope.customerId });

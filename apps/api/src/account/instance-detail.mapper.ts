@@ -1,6 +1,7 @@
 import type { InstanceRecord } from '@app/database';
 import { maskProxyUrl, maskSecret } from '@app/security';
 import type { InstanceDetailDto, InstanceOwnSettingsDto, InstanceSettingsDto } from './dto/instance-detail.dto';
+import { toEventSinkView } from './event-sink-settings';
 
 export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
   const { settings } = record;
@@ -12,6 +13,7 @@ export function toSettingsDto(record: InstanceRecord): InstanceSettingsDto {
     historySync: settings.historySync,
     eventFilters: settings.eventFilters,
     proxyUrl: maskProxyUrl(settings.proxyUrl),
+    eventSink: toEventSinkView(settings.eventSink),
   };
 }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, isPaired, liveStatusKey, shardOf, type CustomerScope, type InstanceScope } from '@app/contracts';
+import { AppError, isMaskedBrokerUrl, isPaired, liveStatusKey, shardOf, type CustomerScope, type InstanceScope } from '@app/contracts';
 import { InstanceRepository, type InstanceSettings } from '@app/database';
 import { CommandClient, RedisService } from '@app/redis';
 import { issueApiKey, isMaskedSecret, newId, secretWrite } from '@app/security';
@@ -14,10 +14,11 @@ import { toInstanceDetail, toOwnSettingsDto } from './instance-detail.mapper';
 import { InstanceListCache } from './instance-list-cache';
 import { ProxySettings } from './proxy-settings';
 import { WebhookTargets } from './webhook-targets';
+import { EventSinkSettingsWriter } from './event-sink-settings';
 
-/** Converts the API's empty-string "unset" into storage's null (the proxy URL is the caller's: see ProxySettings). */
+/** Converts the API's empty-string "unset" into storage's null (the proxy URL and the sink are the caller's). */
 export function toStoredSettings(dto: Omit<UpdateInstanceSettingsDto, 'name'>): Partial<InstanceSettings> {
-  const { webhookUrl, eventSigningSecret, eventFilters, proxyUrl: _proxyUrl, ...flags } = dto;
+  const { webhookUrl, eventSigningSecret, eventFilters, proxyUrl: _proxyUrl, eventSink: _sink, ...flags } = dto;
   return {
     ...flags,
     ...(webhookUrl !== undefined ? { webhookUrl: webhookUrl || null } : {}),
@@ -37,6 +38,7 @@ export class InstancesService {
     private readonly webhooks: WebhookTargets,
     private readonly listCache: InstanceListCache,
     private readonly proxies: ProxySettings,
+    private readonly sinks: EventSinkSettingsWriter,
   ) {}
 
   async create(scope: CustomerScope, dto: CreateInstanceDto): Promise<CreatedInstanceDto> {
@@ -94,8 +96,13 @@ export class InstancesService {
     await this.webhooks.assertAllowed('webhookUrl', dto.webhookUrl);
     const current = await this.require(scope, id);
     const proxyUrl = await this.proxies.toStored('proxyUrl', dto.proxyUrl, current.settings.proxyUrl);
+    const eventSink = await this.sinks.toStored(
+      'eventSink',
+      dto.eventSink,
+      dto.eventSink && isMaskedBrokerUrl(dto.eventSink.url) ? current.settings.eventSink : null,
+    );
     const { name, ...rest } = await this.withoutEchoedSecret(scope, id, dto);
-    const settings = toStoredSettings(rest);
+    const settings = { ...toStoredSettings(rest), eventSink };
     if (proxyUrl !== undefined) settings.proxyUrl = proxyUrl;
     if (!(await this.instances.updateSettings(scope, id, settings, name?.trim()))) throw new AppError('not_found');
     await this.webhooks.changed({ instanceId: id });

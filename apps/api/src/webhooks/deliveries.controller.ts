@@ -29,12 +29,24 @@ export class DeliveriesController {
     return this.deliveries.redeliverSince(scope, body);
   }
 
-  /** The event's webhook delivery: its state and every attempt with the receiver's answer. */
+  /** The event's webhook delivery (its state and every attempt with the receiver's answer), and its broker sink delivery. */
   @Get(':eventId/deliveries')
   @ApiOkResponse({ type: DeliveryReportDto })
   @ApiErrors(404)
   report(@CurrentScope() scope: InstanceScope, @Param('eventId') eventId: string): Promise<DeliveryReportDto> {
     return this.deliveries.report(scope, eventId);
+  }
+
+  /**
+   * Publishes the event to the instance's message broker sink again (same message id), restarting the retry schedule;
+   * the worker owning the instance publishes it within a few seconds, in seq order with the instance's other pending events.
+   */
+  @Post(':eventId/sink/redeliver')
+  @HttpCode(202)
+  @ApiAcceptedResponse({ type: RedeliveryDto })
+  @ApiErrors(404, 409)
+  redeliverToSink(@CurrentScope() scope: InstanceScope, @Param('eventId') eventId: string): Promise<RedeliveryDto> {
+    return this.deliveries.redeliverToSink(scope, eventId);
   }
 
   /** Delivers the event to the current webhook URL again (same `webhook-id`), restarting the retry schedule. */

@@ -191,10 +191,11 @@ export class SendDispatcher {
     const routing = await this.routing.get(instanceId);
     const allowed = events.filter((event) => passesEventFilters(event.eventType, routing?.eventFilters ?? []));
     const deliver = routing?.webhookUrl != null;
-    const recorded = await this.messages.recordOutcome(instanceId, messageId, outcome, allowed, { deliver, fence });
+    const sink = routing?.sink != null;
+    const recorded = await this.messages.recordOutcome(instanceId, messageId, outcome, allowed, { deliver, sink, fence });
     // The next send waits for the outcome's commit, not for Redis: webhook jobs and stream wake-ups are only
     // dispatch (the delivery reconciler re-queues a lost job, streams also poll the log).
-    if (recorded.recorded) void this.fanout.committed(instanceId, recorded.events, routing?.webhookUrl ?? null);
+    if (recorded.recorded) void this.fanout.committed(instanceId, recorded.events, routing?.webhookUrl ?? null, sink);
   }
 
   /** The pause or resumption a send's outcome caused, as the event that goes out with that outcome. */

@@ -3,6 +3,7 @@ import { APP_CONFIG, type AppConfig } from '@app/config';
 import { eventAnnouncement, eventsChannel, type EventEnvelope } from '@app/contracts';
 import type { StoredEvent } from '@app/database';
 import { RedisService, WebhookQueue } from '@app/redis';
+import { SinkPublisher } from '../sinks/sink-publisher';
 import { WebhookDeliverer } from '../webhooks/webhook-deliverer';
 
 interface Pending {
@@ -29,11 +30,16 @@ export class EventFanout {
     private readonly redis: RedisService,
     private readonly webhooks: WebhookQueue,
     private readonly deliverer: WebhookDeliverer,
+    private readonly sinks: SinkPublisher,
   ) {}
 
-  /** Resolves once the jobs and announcements are in Redis (or failed there: the reconcilers and the streams' polling cover that). */
-  committed(instanceId: string, events: StoredEvent[], webhookUrl: string | null): Promise<void> {
+  /**
+   * Resolves once the jobs and announcements are in Redis (or failed there: the reconcilers and the streams' polling cover
+   * that). With `sink`, the events were committed with sink deliveries: the instance's sink publisher is woken.
+   */
+  committed(instanceId: string, events: StoredEvent[], webhookUrl: string | null, sink = false): Promise<void> {
     if (events.length === 0) return Promise.resolve();
+    if (sink) this.sinks.committed(instanceId);
     return new Promise<void>((resolve) => {
       if (!this.pending) {
         this.pending = { deliveries: new Map(), announcements: [], waiters: [] };

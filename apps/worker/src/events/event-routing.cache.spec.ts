@@ -3,7 +3,7 @@ import type { InvalidationBus } from '@app/redis';
 import { EventRoutingCache } from './event-routing.cache';
 
 function routing(webhookUrl: string | null): EventRouting {
-  return { instanceId: 'ins_1', eventFilters: [], pullMode: false, webhookUrl, configuredUrl: webhookUrl, signingSecret: null };
+  return { instanceId: 'ins_1', eventFilters: [], pullMode: false, webhookUrl, configuredUrl: webhookUrl, signingSecret: null, sink: null };
 }
 
 describe('EventRoutingCache', () => {

@@ -33,15 +33,16 @@ export class EventRecorder {
     const kept = events.filter((event) => passesEventFilters(event.eventType, routing.eventFilters));
     if (kept.length === 0) return;
     const deliver = routing.webhookUrl !== null;
+    const sink = routing.sink !== null;
     const stored = await this.log.appendMany(
       instanceId,
       kept.map((event) => ({ eventType: event.eventType, data: event.data })),
-      { deliver, fence },
+      { deliver, sink, fence },
     );
     if (!stored) {
       this.logger.warn({ instanceId, eventTypes: kept.map((event) => event.eventType) }, 'event for a deleted instance dropped');
       return;
     }
-    await this.fanout.committed(instanceId, stored, routing.webhookUrl);
+    await this.fanout.committed(instanceId, stored, routing.webhookUrl, sink);
   }
 }

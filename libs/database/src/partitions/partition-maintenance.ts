@@ -22,6 +22,8 @@ const FAMILIES: Family[] = [
       { table: 'event_log', column: 'received_at' },
       { table: 'webhook_deliveries', column: 'received_at' },
       { table: 'webhook_attempts', column: 'received_at' },
+      { table: 'sink_deliveries', column: 'received_at' },
+      { table: 'sink_attempts', column: 'received_at' },
     ],
   },
   { name: 'messages', tables: [{ table: 'messages', column: 'accepted_at' }] },
@@ -166,10 +168,11 @@ export class PartitionMaintenance {
     for (const partition of await expired(client, 'event_log', cutoff)) {
       const suffix = partition.name.slice('event_log_'.length);
       const { rows } = await client.query<{ pending: boolean }>(
-        `SELECT EXISTS (SELECT 1 FROM ${ident(`webhook_deliveries_${suffix}`)} WHERE state = 'pending') AS pending`,
+        `SELECT EXISTS (SELECT 1 FROM ${ident(`webhook_deliveries_${suffix}`)} WHERE state = 'pending')
+             OR EXISTS (SELECT 1 FROM ${ident(`sink_deliveries_${suffix}`)} WHERE state = 'pending') AS pending`,
       );
       if (rows[0].pending) {
-        report.kept.push({ partition: partition.name, reason: 'webhook deliveries still retrying' });
+        report.kept.push({ partition: partition.name, reason: 'webhook or sink deliveries still retrying' });
         return;
       }
       await this.dropFamily(client, FAMILIES[0], suffix, report);
@@ -239,7 +242,9 @@ export class PartitionMaintenance {
     await prune(
       'event_log_default',
       `${before('received_at')} AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d
-         WHERE d.event_id = event_log_default.id AND d.received_at = event_log_default.received_at AND d.state = 'pending')`,
+         WHERE d.event_id = event_log_default.id AND d.received_at = event_log_default.received_at AND d.state = 'pending')
+         AND NOT EXISTS (SELECT 1 FROM sink_deliveries s
+         WHERE s.event_id = event_log_default.id AND s.received_at = event_log_default.received_at AND s.state = 'pending')`,
       hours(policy.eventRetentionHours),
     );
     // Keys of the messages about to go, then the messages (still-accepted ones stay).

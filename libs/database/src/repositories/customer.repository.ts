@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CustomerScope } from '@app/contracts';
+import { parseStoredSink, type CustomerScope } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import { PrismaService } from '../prisma.service';
 import type { CustomerDefaults, CustomerLimitOverrides, CustomerRecord, Page } from '../records';
@@ -102,12 +102,15 @@ export class CustomerRepository {
         defaultHistorySync: true,
         defaultPullMode: true,
         defaultProxyUrl: true,
+        defaultEventSink: true,
       },
     });
+    const sink = this.secrets.decryptOptional(row.defaultEventSink);
     return {
       ...row,
       defaultSigningSecret: this.secrets.decryptOptional(row.defaultSigningSecret),
       defaultProxyUrl: this.secrets.decryptOptional(row.defaultProxyUrl),
+      defaultEventSink: sink ? parseStoredSink(sink) : null,
     };
   }
 
@@ -118,6 +121,7 @@ export class CustomerRepository {
         ...defaults,
         defaultSigningSecret: this.secrets.encryptOptional(defaults.defaultSigningSecret),
         defaultProxyUrl: this.secrets.encryptOptional(defaults.defaultProxyUrl),
+        defaultEventSink: defaults.defaultEventSink ? this.secrets.encrypt(JSON.stringify(defaults.defaultEventSink)) : null,
       },
     });
   }

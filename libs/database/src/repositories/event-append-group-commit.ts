@@ -7,6 +7,8 @@ export interface AppendRequest {
   instanceId: string;
   events: eventAppend.NewEvent[];
   deliver: boolean;
+  /** Also a sink delivery per event (the instance publishes to a broker). */
+  sink?: boolean;
   receivedAt: Date;
   /** A worker's session passes its shard lease: its events are appended only while that lease is current. */
   fence?: Fence;
@@ -46,6 +48,7 @@ export class EventAppendGroupCommit {
   async append(request: AppendRequest): Promise<StoredEvent[] | null> {
     const result = await this.batcher.add({
       ...request,
+      sink: request.sink ?? false,
       eventIds: eventAppend.newEventIds(request.events.length, request.receivedAt.getTime()),
     });
     if (result instanceof FencedOutError) throw result;

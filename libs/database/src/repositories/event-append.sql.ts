@@ -5,7 +5,7 @@ import type { StoredEvent } from './stored-event';
 /**
  * The event-append invariant, written once: every statement that adds events to an instance's log builds it from these
  * steps, so events get the instance's next sequence numbers under its counter row lock (commit order is seq order), and
- * an event meant for a webhook gets its delivery row in the same commit (it cannot be lost in between). Used by the
+ * an event meant for a webhook (or a broker sink) gets its delivery row in the same commit (it cannot be lost in between). Used by the
  * event log's group commit (`EventAppendGroupCommit`) and the send outcomes' (`OutcomeGroupCommit`).
  */
 
@@ -21,6 +21,8 @@ export interface EventAppend {
   events: NewEvent[];
   eventIds: string[];
   deliver: boolean;
+  /** The events also get a sink delivery (the instance publishes to a broker), in the same commit. */
+  sink: boolean;
   receivedAt: Date;
   /** When given, the events are appended only while this shard lease is current (`fence.ts`). */
   fence?: Fence;
@@ -35,6 +37,7 @@ interface EventRow {
   type: string;
   data: Record<string, unknown>;
   deliver: boolean;
+  sink: boolean;
   received_at: string;
   shard: number | null;
   token: number | null;
@@ -54,7 +57,7 @@ export function newEventIds(count: number, at: number): string[] {
 /** The record set of the event rows passed as JSON in parameter `param` (e.g. `$1`), as `e`. */
 export function eventRecords(param: string): string {
   return `jsonb_to_recordset(${param}::jsonb)
-        AS e(n int, ord int, id text, instance_id text, type text, data jsonb, deliver boolean, received_at text, shard int, token bigint)`;
+        AS e(n int, ord int, id text, instance_id text, type text, data jsonb, deliver boolean, sink boolean, received_at text, shard int, token bigint)`;
 }
 
 /**
@@ -85,6 +88,10 @@ export const APPEND_STEPS = `alive AS (
       -- Keyed by its event's time too: a delivery lives in the partition of its event's bounds and goes with it.
       INSERT INTO webhook_deliveries (event_id, received_at, instance_id)
       SELECT id, received_at::timestamp(3), instance_id FROM numbered WHERE deliver
+    ), sink_delivery AS (
+      -- The same for a broker sink, with the event's seq: the instance's publisher goes through them in that order.
+      INSERT INTO sink_deliveries (event_id, received_at, instance_id, seq)
+      SELECT id, received_at::timestamp(3), instance_id, seq FROM numbered WHERE sink
     )`;
 
 /** The output column `appended`: a JSON array of `AppendedRow`, one per appended event. */
@@ -101,6 +108,7 @@ export function eventRowsJson(requests: EventAppend[]): string {
       type: event.eventType,
       data: event.data,
       deliver: request.deliver,
+      sink: request.sink,
       received_at: request.receivedAt.toISOString(),
       shard: request.fence?.shard ?? null,
       token: request.fence?.token ?? null,

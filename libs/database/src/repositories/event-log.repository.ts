@@ -31,7 +31,7 @@ export class EventLogRepository {
     instanceId: string,
     eventType: EventType,
     eventData: Record<string, unknown>,
-    options: { deliver: boolean; receivedAt?: Date } = { deliver: false },
+    options: { deliver: boolean; sink?: boolean; receivedAt?: Date } = { deliver: false },
   ): Promise<StoredEvent | null> {
     const stored = await this.appendMany(instanceId, [{ eventType, data: eventData }], options);
     return stored?.[0] ?? null;
@@ -46,13 +46,14 @@ export class EventLogRepository {
   appendMany(
     instanceId: string,
     events: { eventType: EventType; data: Record<string, unknown> }[],
-    options: { deliver: boolean; receivedAt?: Date; fence?: Fence } = { deliver: false },
+    options: { deliver: boolean; sink?: boolean; receivedAt?: Date; fence?: Fence } = { deliver: false },
   ): Promise<StoredEvent[] | null> {
     if (events.length === 0) return Promise.resolve([]);
     return this.group.append({
       instanceId,
       events,
       deliver: options.deliver,
+      sink: options.sink ?? false,
       receivedAt: options.receivedAt ?? new Date(),
       fence: options.fence,
     });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { CustomerScope, InstanceStatus } from '@app/contracts';
+import { parseStoredSink, type CustomerScope, type EventSinkSettings, type InstanceStatus } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import type { Instance } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
@@ -32,6 +32,7 @@ interface ListedInstanceRow {
   event_filters: string[];
   proxy_url_enc: string | null;
   status_reason: string | null;
+  event_sink_enc: string | null;
   total: string;
   version: string;
 }
@@ -45,7 +46,7 @@ const LIST_FILTER = `customer_id = $1 AND ($2::text IS NULL OR status::text = $2
  */
 const LIST_INSTANCES = `SELECT id, name, status::text AS status, device_id, shard, sandbox, api_key_hash IS NOT NULL AS has_api_key,
          (extract(epoch FROM date_trunc('milliseconds', created_at)) * 1000)::int8 AS created_ms, use_custom_defaults, pull_mode, webhook_url, event_signing_secret_enc,
-         history_sync, event_filters, proxy_url_enc, status_reason, count(*) OVER () AS total,
+         history_sync, event_filters, proxy_url_enc, status_reason, event_sink_enc, count(*) OVER () AS total,
          (SELECT instances_version FROM customers WHERE id = $1) AS version
   FROM instances WHERE ${LIST_FILTER}
   ORDER BY created_at, id OFFSET $3 LIMIT $4`;
@@ -99,8 +100,14 @@ export class InstanceRepository {
         historySync: row.historySync,
         eventFilters: row.eventFilters,
         proxyUrl: this.secrets.decryptOptional(row.proxyUrl),
+        eventSink: this.sinkOf(row.eventSink),
       },
     };
+  }
+
+  private sinkOf(stored: string | null): EventSinkSettings | null {
+    const json = this.secrets.decryptOptional(stored);
+    return json ? parseStoredSink(json) : null;
   }
 
   /**
@@ -163,6 +170,7 @@ export class InstanceRepository {
           historySync: row.history_sync,
           eventFilters: row.event_filters,
           proxyUrl: this.secrets.decryptOptional(row.proxy_url_enc),
+          eventSink: this.sinkOf(row.event_sink_enc),
         },
       })),
       totalCount,
@@ -204,11 +212,12 @@ export class InstanceRepository {
 
   /** Changes the settings and, when `name` is given, the name in the same statement. */
   async updateSettings(scope: CustomerScope, id: string, settings: Partial<InstanceSettings>, name?: string): Promise<boolean> {
-    const { eventSigningSecret, proxyUrl, ...plain } = settings;
+    const { eventSigningSecret, proxyUrl, eventSink, ...plain } = settings;
     const data = {
       ...plain,
       ...(eventSigningSecret !== undefined ? { eventSigningSecret: this.secrets.encryptOptional(eventSigningSecret) } : {}),
       ...(proxyUrl !== undefined ? { proxyUrl: this.secrets.encryptOptional(proxyUrl) } : {}),
+      ...(eventSink === undefined ? {} : { eventSink: eventSink === null ? null : this.secrets.encrypt(JSON.stringify(eventSink)) }),
       ...(name !== undefined ? { name } : {}),
     };
     const { count } = await this.prisma.instance.updateMany({ where: { id, customerId: scope.customerId }, data });

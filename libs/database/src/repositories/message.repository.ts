@@ -94,9 +94,17 @@ export class MessageRepository {
     id: string,
     outcome: { status: 'sent' | 'failed'; error?: string },
     events: { eventType: EventType; data: Record<string, unknown> }[],
-    options: { deliver: boolean; fence?: Fence } = { deliver: false },
+    options: { deliver: boolean; sink?: boolean; fence?: Fence } = { deliver: false },
   ): Promise<{ recorded: boolean; events: StoredEvent[] }> {
-    return this.outcomes.record({ instanceId, messageId: id, outcome, events, deliver: options.deliver, fence: options.fence });
+    return this.outcomes.record({
+      instanceId,
+      messageId: id,
+      outcome,
+      events,
+      deliver: options.deliver,
+      sink: options.sink,
+      fence: options.fence,
+    });
   }
 
   /**

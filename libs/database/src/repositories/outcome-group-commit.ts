@@ -9,6 +9,8 @@ export interface OutcomeRequest {
   outcome: { status: 'sent' | 'failed'; error?: string };
   events: eventAppend.NewEvent[];
   deliver: boolean;
+  /** Also a sink delivery per event (the instance publishes to a broker). */
+  sink?: boolean;
   /** The sending worker's shard lease: the outcome is recorded only while it is current. */
   fence?: Fence;
 }
@@ -82,7 +84,12 @@ export class OutcomeGroupCommit {
       token: request.fence?.token ?? null,
     }));
     // Events are received when their outcome is recorded: the time of this statement.
-    const appends: eventAppend.EventAppend[] = batch.map(({ request, eventIds }) => ({ ...request, eventIds, receivedAt: at }));
+    const appends: eventAppend.EventAppend[] = batch.map(({ request, eventIds }) => ({
+      ...request,
+      sink: request.sink ?? false,
+      eventIds,
+      receivedAt: at,
+    }));
     const [result] = await queryRetrying<{ done: number[]; appended: eventAppend.AppendedRow[]; fenced: number[] }>(
       this.db,
       { name: 'record-outcomes', text: RECORD_BATCH },

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EventEnvelope } from '@app/contracts';
+import { parseStoredSink, type EventEnvelope, type EventSinkSettings } from '@app/contracts';
 import { SecretBox } from '@app/security';
 import { PrismaService } from '../prisma.service';
 import { DeliveryBatches, type DeliveryState } from './delivery-batches';
@@ -17,6 +17,8 @@ export interface EventRouting {
   /** The effective URL as configured, even while pull mode or a 410 keeps deliveries off (the dashboard's test event). */
   configuredUrl: string | null;
   signingSecret: string | null;
+  /** The effective broker sink (its own, or the customer's default); null for none. Independent of pull mode and webhooks. */
+  sink: EventSinkSettings | null;
 }
 
 export interface PendingDelivery {
@@ -63,6 +65,8 @@ interface RoutingRow {
   default_webhook_url: string | null;
   default_signing_secret_enc: string | null;
   default_event_filters: string[];
+  event_sink_enc: string | null;
+  default_event_sink_enc: string | null;
   gone: boolean;
 }
 
@@ -81,8 +85,8 @@ export class WebhookDeliveryRepository {
   /** Effective settings decide; `null` for an instance that no longer exists. */
   async routing(instanceId: string): Promise<EventRouting | null> {
     const rows = await this.prisma.$queryRaw<RoutingRow[]>`
-      SELECT i.id, i.use_custom_defaults, i.pull_mode, i.webhook_url, i.event_signing_secret_enc, i.event_filters,
-             c.default_pull_mode, c.default_webhook_url, c.default_signing_secret_enc, c.default_event_filters,
+      SELECT i.id, i.use_custom_defaults, i.pull_mode, i.webhook_url, i.event_signing_secret_enc, i.event_filters, i.event_sink_enc,
+             c.default_pull_mode, c.default_webhook_url, c.default_signing_secret_enc, c.default_event_filters, c.default_event_sink_enc,
              EXISTS (SELECT 1 FROM webhook_gone_urls g WHERE g.instance_id = i.id
                      AND g.url = CASE WHEN i.use_custom_defaults THEN c.default_webhook_url ELSE i.webhook_url END) AS gone
       FROM instances i JOIN customers c ON c.id = i.customer_id WHERE i.id = ${instanceId}`;
@@ -92,6 +96,7 @@ export class WebhookDeliveryRepository {
     const pullMode = defaults ? row.default_pull_mode : row.pull_mode;
     const url = defaults ? row.default_webhook_url : row.webhook_url;
     const secret = defaults ? row.default_signing_secret_enc : row.event_signing_secret_enc;
+    const sink = this.secrets.decryptOptional(defaults ? row.default_event_sink_enc : row.event_sink_enc);
     return {
       instanceId,
       eventFilters: defaults ? row.default_event_filters : row.event_filters,
@@ -99,6 +104,7 @@ export class WebhookDeliveryRepository {
       webhookUrl: pullMode || !url || row.gone ? null : url,
       configuredUrl: url,
       signingSecret: this.secrets.decryptOptional(secret),
+      sink: sink ? parseStoredSink(sink) : null,
     };
   }
 

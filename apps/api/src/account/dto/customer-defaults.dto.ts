@@ -1,14 +1,17 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString } from 'class-validator';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { EVENT_TYPES } from '@app/contracts';
 import { IsProxyUrl, IsSigningSecret, IsWebhookUrl } from '../../common/validators';
+import { EventSinkDto } from './event-sink.dto';
 
 const REQUIRED = { message: 'is required' };
 
 /**
- * Customer-level defaults, followed by every instance whose `useCustomDefaults` is true. The first five fields are required;
- * `defaultProxyUrl` left out keeps its value.
+ * Customer-level defaults, followed by every instance whose `useCustomDefaults` is true. The contract's five fields are
+ * required; `defaultProxyUrl` and `defaultEventSink` are optional (left out, each keeps its value).
  */
+@ApiExtraModels(EventSinkDto)
 export class CustomerDefaultsDto {
   /** Webhook URL; empty string for none. */
   @IsDefined(REQUIRED)
@@ -49,4 +52,14 @@ export class CustomerDefaultsDto {
   @IsString()
   @IsProxyUrl()
   defaultProxyUrl?: string;
+
+  /**
+   * The default message broker sink (see the instance setting `eventSink`); `null` removes it, left out it is kept. Read
+   * back with the broker password masked.
+   */
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath(EventSinkDto) }], nullable: true, required: false })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => EventSinkDto)
+  defaultEventSink?: EventSinkDto | null;
 }

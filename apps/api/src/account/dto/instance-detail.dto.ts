@@ -1,7 +1,9 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { EVENT_TYPES, INSTANCE_STATUSES, type InstanceStatus } from '@app/contracts';
 import { PROXY_FAILURE_REASONS } from '@app/security';
+import { EventSinkSettingsDto } from './event-sink.dto';
 
+@ApiExtraModels(EventSinkSettingsDto)
 export class InstanceSettingsDto {
   /** true: the instance follows the customer-level defaults; false: its own settings below apply. */
   useCustomDefaults!: boolean;
@@ -26,6 +28,9 @@ export class InstanceSettingsDto {
    * @example "socks5://alice:…@proxy.example:1080"
    */
   proxyUrl!: string;
+  /** The message broker that receives the events as well (password masked); null when none. */
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath(EventSinkSettingsDto) }], nullable: true })
+  eventSink!: EventSinkSettingsDto | null;
 }
 
 /**

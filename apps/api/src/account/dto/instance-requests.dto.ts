@@ -1,8 +1,21 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
 import { EVENT_TYPES, INSTANCE_STATUSES, type InstanceStatus } from '@app/contracts';
 import { PageQueryDto } from '../../common/page-query.dto';
 import { IsProxyUrl, IsSigningSecret, IsWebhookUrl } from '../../common/validators';
+import { EventSinkDto } from './event-sink.dto';
 
 const NAME_RULE = 'must be 1-100 characters, not only spaces';
 
@@ -30,6 +43,7 @@ export class RenameInstanceDto {
 }
 
 /** Fields left out keep their value; empty strings clear `webhookUrl` and `eventSigningSecret`. */
+@ApiExtraModels(EventSinkDto)
 export class UpdateInstanceSettingsDto {
   /**
    * Renames the instance, as `PUT /account/instances/{id}/name` does. The settings read from `GET /instance/settings`
@@ -88,6 +102,16 @@ export class UpdateInstanceSettingsDto {
   @IsString()
   @IsProxyUrl()
   proxyUrl?: string;
+
+  /**
+   * A message broker that receives the instance's events as well as (or, with no `webhookUrl`, instead of) the webhook:
+   * the same envelope, event ids and `eventFilters`. `null` removes it; left out, it is kept.
+   */
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath(EventSinkDto) }], nullable: true, required: false })
+  @IsOptional()
+  @ValidateNested()
+  @Type(() => EventSinkDto)
+  eventSink?: EventSinkDto | null;
 }
 
 export class ListInstancesQueryDto extends PageQueryDto {

@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { IsDefined, IsIn, IsISO8601 } from 'class-validator';
 
 export class DeliveryAttemptDto {
@@ -18,6 +18,36 @@ export class DeliveryAttemptDto {
   error!: string | null;
 }
 
+export class SinkAttemptDto {
+  /** 1 for the first attempt; redeliveries continue the count. */
+  number!: number;
+  /** The broker kind; `none` when the delivery was stopped because the instance no longer had a sink. */
+  @ApiProperty({ enum: ['rabbitmq', 'nats', 'none'], example: 'rabbitmq' })
+  sink!: 'rabbitmq' | 'nats' | 'none';
+  /** Where it was published, without credentials. */
+  @ApiProperty({ example: 'amqp://broker.example.com:5672 vhost / exchange amq.topic key {instanceId}.{eventType}' })
+  target!: string;
+  @ApiProperty({ format: 'date-time' })
+  startedAt!: string;
+  durationMs!: number;
+  /** `delivered`: the broker confirmed it (publisher confirm, JetStream ack). */
+  @ApiProperty({ enum: ['delivered', 'failed', 'skipped'] })
+  outcome!: 'delivered' | 'failed' | 'skipped';
+  @ApiProperty({ type: String, nullable: true, example: null })
+  error!: string | null;
+}
+
+export class SinkDeliveryDto {
+  /** `stopped`: the instance no longer had a sink when it was its turn. */
+  @ApiProperty({ enum: ['pending', 'delivered', 'failed', 'stopped'] })
+  state!: 'pending' | 'delivered' | 'failed' | 'stopped';
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  nextAttemptAt!: string | null;
+  @ApiProperty({ type: [SinkAttemptDto] })
+  attempts!: SinkAttemptDto[];
+}
+
+@ApiExtraModels(SinkDeliveryDto)
 export class DeliveryReportDto {
   eventId!: string;
   /** `none`: the event was never meant for a webhook (pull mode, no URL, or filtered settings at the time). */
@@ -28,6 +58,9 @@ export class DeliveryReportDto {
   nextAttemptAt!: string | null;
   @ApiProperty({ type: [DeliveryAttemptDto] })
   attempts!: DeliveryAttemptDto[];
+  /** The event's delivery to the instance's message broker (RabbitMQ, NATS JetStream); null when it never had one. */
+  @ApiProperty({ allOf: [{ $ref: getSchemaPath(SinkDeliveryDto) }], nullable: true })
+  sink!: SinkDeliveryDto | null;
 }
 
 export class RedeliveryDto {
