@@ -272,7 +272,7 @@ describe('security', () => {
         'whsec_…LaSw',
       );
       expect((settings.body as { eventSigningSecret: string }).eventSigningSecret).toBe('whsec_…LaSw');
-      expect(readDefaults.body).toEqual({ ...defaults, defaultSigningSecret: '…7f3e', defaultProxyUrl: '' });
+      expect(readDefaults.body).toEqual({ ...defaults, defaultSigningSecret: '…7f3e', defaultProxyUrl: '', defaultEventSink: null });
       for (const response of [detail, list, settings, readDefaults]) {
         expect(JSON.stringify(response.body)).not.toContain('MfKQ9r8');
         expect(response.headers['cache-control']).toBe('no-store');

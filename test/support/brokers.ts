@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './processes';
 
-/** The project machines' shared brokers (notes/toolchain.md); tests use their own names on them and remove them. */
+/** The project machines' shared brokers (.ci/run installs and starts them where missing); tests use their own names on them and remove them. */
 export const SHARED_RABBITMQ_URL = 'amqp://guest:guest@127.0.0.1:5672';
 export const SHARED_NATS_URL = 'nats://127.0.0.1:4222';
 

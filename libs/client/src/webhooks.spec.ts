@@ -15,7 +15,7 @@ const SECRETS = [
   ['a plain secret', 'a plain shared secret, 16+ characters'],
 ] as const;
 
-/** The headers of a delivery as decisions.md defines them (computed here with node:crypto, independently of the client). */
+/** The headers of a delivery as the gateway's docs/decisions.md defines them (computed here with node:crypto, independently of the client). */
 function signed(secret: string, body = BODY, timestamp = NOW_SECONDS): Record<string, string> {
   const key = secret.startsWith('whsec_') ? Buffer.from(secret.slice('whsec_'.length), 'base64') : Buffer.from(secret, 'utf8');
   return {

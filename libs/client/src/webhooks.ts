@@ -85,7 +85,7 @@ async function verifyBodySignature(key: HmacKey, body: Uint8Array<ArrayBuffer>, 
   }
 }
 
-/** decisions.md: a `whsec_` secret is base64 after the prefix; any other secret is its UTF-8 bytes. */
+/** The gateway's docs/decisions.md: a `whsec_` secret is base64 after the prefix; any other secret is its UTF-8 bytes. */
 function hmacKey(secret: string): Promise<HmacKey> {
   const bytes = secret.startsWith(STANDARD_PREFIX) ? fromBase64(secret.slice(STANDARD_PREFIX.length)) : encoder.encode(secret);
   if (!bytes || bytes.length === 0) throw new WebhookVerificationError('the signing secret is empty or not valid base64 after whsec_');
