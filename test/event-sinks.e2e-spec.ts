@@ -104,12 +104,14 @@ describe('event sinks (RabbitMQ, NATS JetStream)', () => {
         routingKey: '{instanceId}.{eventType}',
       };
       expect(read.body).toEqual({
+        name: 'main',
         useCustomDefaults: false,
         pullMode: false,
         webhookUrl: '',
         eventSigningSecret: '',
         historySync: false,
         eventFilters: [],
+        proxyUrl: '',
         eventSink: shown,
       });
       expect(JSON.stringify((await http.get(`/account/instances/${instance.id}`, { 'X-Api-Key': customer.apiKey })).body)).not.toContain(
@@ -238,7 +240,7 @@ describe('event sinks (RabbitMQ, NATS JetStream)', () => {
     cleanups.push(async () => {
       await http.put('/account/instances/defaults', { ...defaults, defaultWebhookUrl: '', defaultEventSink: null }, customerHeaders);
     });
-    expect((await http.get('/account/instances/defaults', customerHeaders)).body).toEqual(defaults);
+    expect((await http.get('/account/instances/defaults', customerHeaders)).body).toEqual({ ...defaults, defaultProxyUrl: '' });
 
     const instance = await createInstance(http, customer.apiKey);
     await pair(instance);

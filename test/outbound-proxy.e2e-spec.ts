@@ -98,6 +98,7 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
 
     const settings = await world.http.get('/instance/settings', headersOf(viaHttp.instance));
     expect(settings.body).toEqual({
+      name: `via ${ME}`,
       useCustomDefaults: false,
       pullMode: false,
       webhookUrl: '',
@@ -105,6 +106,7 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
       historySync: false,
       eventFilters: [],
       proxyUrl: `http://alice:…@127.0.0.1:${httpProxy.port}`,
+      eventSink: null,
     });
     expect(JSON.stringify(await detail(viaHttp.instance))).not.toContain(CREDENTIALS.password);
     expect(await detail(viaHttp.instance)).toMatchObject({ status: 'connected', statusReason: '' });
@@ -276,6 +278,7 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
     expect((await world.http.get('/account/instances/defaults', headers)).body).toEqual({
       ...defaults,
       defaultProxyUrl: `socks5://carol:…@127.0.0.1:${socksProxy.port}`,
+      defaultEventSink: null,
     });
 
     // At rest: AES-GCM like the signing secrets (`v1.<iv>.<tag>.<ciphertext>`), no credential in clear.

@@ -107,6 +107,7 @@ describe('MessageRepository on PostgreSQL', () => {
           payload: message.payload,
           seq: BigInt(i + 2),
           status: 'accepted',
+          acceptedAt: expect.any(Date) as Date,
         })),
       );
       expect((await messages.pending(instance, 3)).map((message) => message.id)).toEqual(waiting.slice(0, 3).map((message) => message.id));

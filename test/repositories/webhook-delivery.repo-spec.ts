@@ -45,6 +45,7 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
         webhookUrl: 'https://own.example.com/hook',
         configuredUrl: 'https://own.example.com/hook',
         signingSecret: 'own-secret',
+        sink: null,
       });
       expect(await deliveries.routing(following)).toEqual({
         instanceId: following,
@@ -53,6 +54,7 @@ describe('WebhookDeliveryRepository on PostgreSQL', () => {
         webhookUrl: 'https://defaults.example.com/hook',
         configuredUrl: 'https://defaults.example.com/hook',
         signingSecret: 'customer-secret',
+        sink: null,
       });
 
       await deliveries.markGone(own, 'https://own.example.com/hook');
