@@ -1,5 +1,4 @@
 import { Client } from 'pg';
-import { testEnv } from './support/environment';
 import { eventsOfType, eventually } from './support/event-log';
 import { createInstance, type CreatedInstance } from './support/fixtures';
 import { headersOf, waitForStatus } from './support/instance-world';
@@ -8,6 +7,7 @@ import { startDante, startTinyproxy, type OutboundProxy } from './support/outbou
 import { freePort } from './support/processes';
 import { RealNetworkWorld } from './support/real-network-world';
 import { WebhookReceiver } from './support/webhook-receiver';
+import { ScratchDatabase } from './repositories/scratch-database';
 
 const ME = '447700900410';
 const SOCKS_ME = '447700900411';
@@ -39,7 +39,13 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
   let viaSocks: { instance: CreatedInstance; deviceJid: string };
   let networkHostPort: string;
 
+  // Its own database: the run's holds the real instances of earlier suites, which this suite's worker would resume and
+  // send straight at this network (refused peers the assertions below must not see).
+  const scratch = new ScratchDatabase('proxy');
+
   beforeAll(async () => {
+    await scratch.create();
+    await scratch.migrate();
     [httpProxy, socksProxy, egressProxy, receiver] = await Promise.all([
       startTinyproxy({ credentials: CREDENTIALS, bind: TINYPROXY_SOURCE }),
       startDante({ external: DANTE_SOURCE }),
@@ -50,8 +56,8 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
       customer: 'Proxy Co',
       people: [ANN],
       networkEnv: { FAKE_NETWORK_DEVICE_PEERS: `${TINYPROXY_SOURCE},${DANTE_SOURCE}` },
-      workerEnv: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_EGRESS_PROXY: egressProxy.url },
-      api: { webhookAllowedHosts: ['127.0.0.1'] },
+      workerEnv: { DATABASE_URL: scratch.url, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_EGRESS_PROXY: egressProxy.url },
+      api: { databaseUrl: scratch.url, webhookAllowedHosts: ['127.0.0.1'] },
     });
     networkHostPort = new URL(world.network.webSocketUrl).host;
   }, 120_000);
@@ -59,6 +65,7 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
   afterAll(async () => {
     await world?.stop();
     await Promise.all([httpProxy?.stop(), socksProxy?.stop(), egressProxy?.stop(), receiver?.close()]);
+    await scratch.drop();
   });
 
   const detail = async (instance: CreatedInstance) =>
@@ -119,7 +126,7 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
     expect(sent.status).toBe(201);
     const id = (sent.body as { id: string }).id;
     const [status] = await eventually(
-      () => eventsOfType(viaHttp.instance.id, 'message_status'),
+      () => eventsOfType(viaHttp.instance.id, 'message_status', 0, scratch.url),
       (events) => events.some((event) => event.data.id === id),
       20_000,
     ).then((events) => events.filter((event) => event.data.id === id));
@@ -158,7 +165,7 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
     );
     expect(shown).toMatchObject({ status: 'unpaired', statusReason: 'proxy_auth_failed' });
     const events = await eventually(
-      () => eventsOfType(instance.id, 'instance_connection'),
+      () => eventsOfType(instance.id, 'instance_connection', 0, scratch.url),
       (found) => found.length > 0,
     );
     expect(events.map((event) => event.data)).toEqual([
@@ -173,7 +180,7 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
     const status = (await (await fetch(`${world.worker.url}/status`)).json()) as { reconnecting: { instanceId: string }[] };
     expect(status.reconnecting.filter((entry) => entry.instanceId === instance.id)).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 2_000));
-    expect(await eventsOfType(instance.id, 'instance_connection')).toHaveLength(1);
+    expect(await eventsOfType(instance.id, 'instance_connection', 0, scratch.url)).toHaveLength(1);
   }, 30_000);
 
   it('a dead proxy disconnects only the instance it was set on, with the reason; the proxy set back restores it', async () => {
@@ -195,7 +202,7 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
       statusReason: 'proxy_unreachable',
     });
     const [failed] = await eventually(
-      () => eventsOfType(viaSocks.instance.id, 'instance_connection'),
+      () => eventsOfType(viaSocks.instance.id, 'instance_connection', 0, scratch.url),
       (found) => found.length > 0,
     );
     expect(failed.data).toEqual({
@@ -218,7 +225,7 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
       deviceId: viaSocks.deviceJid,
     });
     const events = await eventually(
-      () => eventsOfType(viaSocks.instance.id, 'instance_connection'),
+      () => eventsOfType(viaSocks.instance.id, 'instance_connection', 0, scratch.url),
       (found) => found.length === 2,
     );
     expect(events[1].data).toEqual({ state: 'restored' });
@@ -282,7 +289,7 @@ describe('outbound proxy per instance (tinyproxy and dante in front of the fake 
     });
 
     // At rest: AES-GCM like the signing secrets (`v1.<iv>.<tag>.<ciphertext>`), no credential in clear.
-    const db = new Client({ connectionString: testEnv().DATABASE_URL });
+    const db = new Client({ connectionString: scratch.url });
     await db.connect();
     try {
       const customerRow = await db.query<{ stored: string }>('SELECT default_proxy_url_enc AS stored FROM customers WHERE id = $1', [

@@ -7,9 +7,12 @@ export interface LoggedEvent {
   data: Record<string, unknown>;
 }
 
-/** Reads an instance's event log straight from PostgreSQL (the delivery API comes with the events feature). */
-export async function eventLog(instanceId: string): Promise<LoggedEvent[]> {
-  const client = new Client({ connectionString: testEnv().DATABASE_URL });
+/**
+ * Reads an instance's event log straight from PostgreSQL (the delivery API comes with the events feature): the run's
+ * database, or a suite's own.
+ */
+export async function eventLog(instanceId: string, databaseUrl = testEnv().DATABASE_URL): Promise<LoggedEvent[]> {
+  const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
     const result = await client.query<{ seq: string; event_type: string; data: Record<string, unknown> }>(
@@ -24,8 +27,8 @@ export async function eventLog(instanceId: string): Promise<LoggedEvent[]> {
 }
 
 /** An instance's logged events of one type, after `seq` (all of them by default). */
-export async function eventsOfType(instanceId: string, type: string, after = 0): Promise<LoggedEvent[]> {
-  return (await eventLog(instanceId)).filter((event) => event.eventType === type && Number(event.seq) > after);
+export async function eventsOfType(instanceId: string, type: string, after = 0, databaseUrl?: string): Promise<LoggedEvent[]> {
+  return (await eventLog(instanceId, databaseUrl)).filter((event) => event.eventType === type && Number(event.seq) > after);
 }
 
 /** The seq of an instance's last logged event; 0 while there is none. */

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { ConfigError, loadConfig } from '@app/config';
-import { exitWithin, observeRequests, StartupGate } from '@app/observability';
+import { exitWithin, observeRequests } from '@app/observability';
 import { ShardCoordinator } from './shards/shard-coordinator';
 import { RetentionJob } from './retention/retention-job';
 import { DeliveryReconciler } from './webhooks/delivery-reconciler';
@@ -18,13 +18,10 @@ async function bootstrap(): Promise<void> {
   app.useLogger(logger);
   observeRequests(app);
   app.disable('x-powered-by');
-  const startup = app.get(StartupGate);
-  startup.hold('shard ownership');
   await app.listen(config.workerHealthPort, '0.0.0.0');
   const coordinator = app.get(ShardCoordinator);
   // A refused start (workers of the old shard count still hold leases) exits here, never having been ready.
   await coordinator.start();
-  startup.release('shard ownership');
   const deliverer = app.get(WebhookDeliverer);
   const deliveryReconciler = app.get(DeliveryReconciler);
   const retention = app.get(RetentionJob);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import type { ShutdownDeadline } from '@app/observability';
+import { StartupGate, type ShutdownDeadline } from '@app/observability';
 import { shardMembersKey } from '@app/contracts';
 import { ShardLeaseRepository } from '@app/database';
 import { CommandServer, RedisService } from '@app/redis';
@@ -21,6 +21,8 @@ const HANDOVER_RESERVE_MS = 2_000;
 const CONSUMERS_CLOSE_WAIT_MS = 500;
 
 /** Ties shard leases to the work: an acquired shard gets its sessions and command channel, a lost one gives them up first. */
+const SHARD_SPACE_CHECK = 'shard space check';
+
 @Injectable()
 export class ShardCoordinator {
   private readonly logger = new Logger(ShardCoordinator.name);
@@ -39,13 +41,18 @@ export class ShardCoordinator {
     private readonly reconciler: SendReconciler,
     private readonly lease: ShardLeaseCheck,
     private readonly metrics: ShardMetrics,
+    private readonly startup: StartupGate,
   ) {
     metrics.countOwned(() => this.owned().length);
+    // Held from construction, before the HTTP port opens: a worker that refuses its start below is never seen as ready.
+    startup.hold(SHARD_SPACE_CHECK);
   }
 
   async start(): Promise<void> {
     await this.refuseBesideRedisLeaseWorkers();
     await this.adoptShardSpace();
+    // Past the checks that refuse a start; taking leases and resuming sessions is what /health/serving waits for.
+    this.startup.release(SHARD_SPACE_CHECK);
     // Both addressed to this worker, not to its shards: a doorbell or command for a shard it does not hold is passed on
     // or answered "not mine", so they can open before the first lease and stay open across every rebalance.
     this.commands.setHandler((request) => this.router.handle(request));
