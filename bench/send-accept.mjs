@@ -16,6 +16,11 @@
 // waits (bounded) until it has sent every accepted message and reports its drain rate from the database timestamps
 // (messages.accepted_at, sandbox_messages.at). CPU per process is measured for each phase from /proc.
 //
+// With --target=evolution|waha --target-url=URL --target-key=KEY --target-instances=paired=NAME [--target-to=DIGITS]
+// (see bench/peer-target.mjs) a third case, (c), loads the peer's text send from its paired instance in the same run
+// with the same load, and reports (c)/(a) beside (b)/(a); its answers are counted by status code (each 2xx is a real
+// message to --target-to), and the worker drain figures stay this gateway's.
+//
 // Settings (argv --name=value or environment): --duration / BENCH_DURATION seconds per case (10), --warmup /
 // BENCH_WARMUP seconds before each case (3), --connections / BENCH_CONNECTIONS (50), --drain-timeout /
 // BENCH_DRAIN_TIMEOUT seconds to wait for the worker (300), --timeout / BENCH_TIMEOUT seconds after which the watchdog
@@ -37,12 +42,16 @@ async function main() {
   const { CpuMeter, cpuTable, environmentLine, expectStatus, fixed, intSetting, request, services, startNode, table } = gw;
 
   const { log, argv, jsonOutput } = gw.benchStart();
+  const { peerTarget } = await import('./peer-target.mjs');
+  const peer = peerTarget(argv);
+  const peerSend = peer?.sendText('paired', 'bench') ?? null;
+  if (peer && !peerSend) throw new Error('--target-instances must name the peer instance to send from (paired=NAME)');
   const duration = intSetting(argv, 'duration', 'BENCH_DURATION', 10, 1, 600);
   const warmup = intSetting(argv, 'warmup', 'BENCH_WARMUP', 3, 0, 600);
   const connections = intSetting(argv, 'connections', 'BENCH_CONNECTIONS', 50, 1, 10_000);
   const drainTimeout = intSetting(argv, 'drain-timeout', 'BENCH_DRAIN_TIMEOUT', 300, 1, 3600);
   // Setup, two warm-ups and measurements, the drain, and slack for slow starts.
-  const { cleanups, control } = gw.boundedRun(log, gw.timeoutSetting(argv, 2 * (warmup + duration) + drainTimeout + 240));
+  const { cleanups, control } = gw.boundedRun(log, gw.timeoutSetting(argv, 3 * (warmup + duration) + drainTimeout + 240));
 
   async function load(url, headers, body, forSeconds) {
     const instance = autocannon({
@@ -142,6 +151,11 @@ async function main() {
     const bareResult = await measure(cases.bare.label, cases.bare.url, cases.bare.headers, body, groups, gateway);
     const sendResult = await measure(cases.send.label, cases.send.url, cases.send.headers, body, groups, gateway);
     const loadEndedAt = Date.now();
+    // The peer last: this gateway's worker drains meanwhile, which the drain figures below account for.
+    const peerResult = peerSend
+      ? await measure(`(c) ${peer.kind} sendText`, peerSend.url, peerSend.headers, peerSend.body, groups, gateway)
+      : null;
+    if (peerResult) log(`(c) ${peer.kind}: answers ${JSON.stringify(peerResult.statusCodes)}`);
 
     // The worker sends while (b) runs; wait until nothing accepted is left for the instance. The drain figures below
     // cover the messages of (b)'s warm-up and measurement.
@@ -208,11 +222,24 @@ async function main() {
     const ratios = {
       requestsPerSecond: sendResult.requestsPerSecond / bareResult.requestsPerSecond,
       p99: sendResult.p99 / bareResult.p99,
+      ...(peerResult
+        ? { peerRequestsPerSecond: peerResult.requestsPerSecond / bareResult.requestsPerSecond, peerP99: peerResult.p99 / bareResult.p99 }
+        : {}),
     };
+    const results = [bareResult, sendResult, ...(peerResult ? [peerResult] : [])];
     if (jsonOutput) {
       console.log(
         JSON.stringify(
-          { environment: environmentLine(), connections, duration, warmup, results: [bareResult, sendResult], ratios, drain },
+          {
+            environment: environmentLine(),
+            connections,
+            duration,
+            warmup,
+            results,
+            ratios,
+            drain,
+            ...(peer ? { peer: { kind: peer.kind, baseUrl: peer.baseUrl } } : {}),
+          },
           null,
           2,
         ),
@@ -225,7 +252,7 @@ async function main() {
         table(
           [
             ['case', 'path', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'requests', 'not 201'],
-            ...[bareResult, sendResult].map((r) => [
+            ...results.map((r) => [
               r.label,
               r.path,
               fixed(r.requestsPerSecond, 0),
@@ -240,6 +267,12 @@ async function main() {
         ),
       );
       console.log(`\nratio (b)/(a): req/s ${fixed(ratios.requestsPerSecond, 3)}   p99 ${fixed(ratios.p99, 2)}`);
+      if (peerResult) {
+        console.log(
+          `ratio (c)/(a), ${peer.kind}: req/s ${fixed(ratios.peerRequestsPerSecond, 3)}   p99 ${fixed(ratios.peerP99, 2)}; ` +
+            `(c) answers: ${JSON.stringify(peerResult.statusCodes)}, ${peerResult.errors} errors, ${peerResult.timeouts} timeouts`,
+        );
+      }
       const codes = (r) => `${JSON.stringify(r.statusCodes)}, ${r.errors} errors, ${r.timeouts} timeouts`;
       console.log(
         `(b) answers during the measurement: ${codes(sendResult)}; warm-up: ${JSON.stringify(sendResult.warmup?.statusCodes ?? {})}`,

@@ -1,20 +1,31 @@
-import { eventLog, eventually } from './support/event-log';
+import { Redis } from 'ioredis';
+import { liveStatusKey } from '@app/contracts';
+import type { RunningApi } from './support/api-harness';
+import { testEnv } from './support/environment';
+import { eventLog, eventsOfType, eventually } from './support/event-log';
 import { createInstance, type CreatedInstance, type Customer } from './support/fixtures';
 import type { Http } from './support/http';
 import { expectErrorBody } from './support/openapi';
 import { useInstanceWorld } from './support/world-suite';
 
 describe('sessions on the sandbox network', () => {
+  let api: RunningApi;
   let http: Http;
   let customer: Customer;
+  let redis: Redis;
   useInstanceWorld(
     '1555045',
     (suite) =>
       ({
+        api,
         http,
         world: { customer },
       } = suite),
   );
+  beforeAll(() => {
+    redis = new Redis(testEnv().REDIS_URL);
+  });
+  afterAll(() => redis?.disconnect());
 
   const headersOf = (instance: CreatedInstance) => ({ 'X-Api-Key': instance.apiKey, 'X-Instance-Id': instance.id });
   const status = async (instance: CreatedInstance) =>
@@ -66,6 +77,38 @@ describe('sessions on the sandbox network', () => {
       (log) => log.length >= 1,
     );
     expect(events).toEqual([{ seq: '1', eventType: 'logged_in', data: { deviceId } }]);
+  });
+
+  it('answers an unpaired instance from a copy of its record, and shows pairing and logout as soon as they are announced', async () => {
+    const instance = await createInstance(http, customer.apiKey);
+    const headers = headersOf(instance);
+    const send = () => http.post('/messages/text', { to: '447700900123', message: 'status copy' }, headers);
+    expect(await status(instance)).toEqual({ isConnected: false, isLoggedIn: false, deviceId: '' });
+    // The worker wrote no live copy for an instance it never opened: the first read copied PostgreSQL's record into
+    // Redis, so polling it (and the connection gate) no longer reads PostgreSQL on every request.
+    const copy = JSON.parse((await redis.get(liveStatusKey(api.config.queuePrefix, instance.id))) ?? 'null') as Record<string, unknown>;
+    expect(copy).toMatchObject({ status: 'unpaired', deviceId: null });
+    expect(copy.token).toBeUndefined();
+    expectErrorBody(await send(), 403, 'device not paired');
+
+    // The copy never hides a change: right after logged_in is recorded, status and sends see the connected instance.
+    const paired = await http.post('/sandbox/pair', {}, headers);
+    expect(paired.status).toBe(200);
+    const { deviceId } = paired.body as { deviceId: string };
+    await eventually(
+      () => eventsOfType(instance.id, 'logged_in'),
+      (events) => events.length === 1,
+    );
+    expect(await status(instance)).toEqual({ isConnected: true, isLoggedIn: true, deviceId });
+    expect((await send()).status).toBe(201);
+
+    expect((await http.post('/session/logout', undefined, headers)).status).toBe(204);
+    await eventually(
+      () => eventsOfType(instance.id, 'logged_out'),
+      (events) => events.length === 1,
+    );
+    expect(await status(instance)).toEqual({ isConnected: false, isLoggedIn: false, deviceId: '' });
+    expectErrorBody(await send(), 403, 'device not paired');
   });
 
   it('pairs by phone number with a pair code', async () => {

@@ -7,6 +7,11 @@ import { KeyInvalidations, RedisService } from '@app/redis';
 /** A bound on staleness should a push ever go missing without the connection noticing. */
 const CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 50_000;
+/**
+ * How long the copy this process writes after a miss lives: a bound on a leftover after a race with a delete (see
+ * `keepCopy`); the next read after it expires reads PostgreSQL once and writes it again.
+ */
+const COPY_TTL_MS = 60_000;
 
 interface Cached {
   value: LiveStatus;
@@ -14,7 +19,9 @@ interface Cached {
 }
 
 /**
- * The instance's current status: the owning worker's live copy in Redis, else what PostgreSQL last recorded.
+ * The instance's current status: the owning worker's live copy in Redis, else what PostgreSQL last recorded (then
+ * copied into Redis, so that an instance the worker has not written a copy for, one created and never paired, costs one
+ * PostgreSQL read and not one per request: exactly such instances are polled while a client waits for a QR scan).
  * What was read from Redis is kept in memory only while Redis pushes changes of those keys to this process (key
  * tracking, see `KeyInvalidations`): a status change reaches every replica as soon as the worker writes it.
  */
@@ -87,12 +94,26 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
     }
     const instance = await this.instances.find(scope, scope.instanceId);
     if (!instance) throw new AppError('not_found');
-    return {
+    const recorded: LiveStatus = {
       status: instance.status,
       deviceId: instance.deviceId,
       updatedAt: Date.now(),
       ...(instance.statusReason ? { reason: instance.statusReason } : {}),
     };
+    void this.keepCopy(key, recorded);
+    return recorded;
+  }
+
+  /**
+   * Stores what PostgreSQL recorded as the live copy, only where there is none (NX) and without a fencing token, so it
+   * never hides a newer status: every status change writes PostgreSQL first and then replaces the copy (a copy without
+   * a token always yields to the worker's, see `StatusStore`). Were the change written to PostgreSQL after this read,
+   * its copy either is in Redis already (NX leaves it) or replaces this one when it arrives; no change is announced
+   * (events) before its copy is written. A delete racing with this read may leave a copy of a deleted instance behind,
+   * unreachable (its key is revoked) until the TTL removes it. Best effort: a failed write only costs the next miss.
+   */
+  private async keepCopy(key: string, recorded: LiveStatus): Promise<void> {
+    await this.redis.client.set(key, JSON.stringify(recorded), 'PX', COPY_TTL_MS, 'NX').catch(() => undefined);
   }
 
   /**
