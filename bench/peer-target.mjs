@@ -9,12 +9,12 @@
 //                                   (BENCH_TARGET_INSTANCES); a state not named is not measured on the peer
 //   --target-to=DIGITS              the recipient of the peer's sends (BENCH_TARGET_TO); an accepted send really goes out
 //
-// The routes, from the peers' public documentation:
-//   Evolution API v2  GET /instance/connectionState/{instance}            (doc.evolution-api.com, "Connection State")
-//                     POST /message/sendText/{instance} {number, text}    (doc.evolution-api.com/v2/api-reference/
-//                                                                          message-controller/send-text)
-//   WAHA              GET /api/sessions/{session}                         (waha.devlike.pro/docs/how-to/sessions)
-//                     POST /api/sendText {session, chatId, text}          (waha.devlike.pro, "Send messages")
+// The routes, from the peers' public documentation (see docs/scaling.md, "Side by side with another gateway"):
+//   Evolution API v2  GET /instance/connectionState/{instance}, `apikey` header (as EvolutionAPI/evolution-api#2216
+//                     quotes it; answer {instance: {instanceName, state}}), POST /message/sendText/{instance}
+//                     {number, text} (doc.evolution-api.com/v2/api-reference/message-controller/send-text)
+//   WAHA              GET /api/sessions/{session} (waha.devlike.pro/docs/how-to/sessions), POST /api/sendText
+//                     {session, chatId, text} (waha.devlike.pro), `X-Api-Key` header (waha.devlike.pro/docs/how-to/security)
 // Their answers are counted by status code and not required to be 2xx: a peer refuses a send to an unconnected instance
 // with whatever status it chose, and the report prints which.
 
