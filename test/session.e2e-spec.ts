@@ -86,7 +86,11 @@ describe('sessions on the sandbox network', () => {
     expect(await status(instance)).toEqual({ isConnected: false, isLoggedIn: false, deviceId: '' });
     // The worker wrote no live copy for an instance it never opened: the first read copied PostgreSQL's record into
     // Redis, so polling it (and the connection gate) no longer reads PostgreSQL on every request.
-    const copy = JSON.parse((await redis.get(liveStatusKey(api.config.queuePrefix, instance.id))) ?? 'null') as Record<string, unknown>;
+    const stored = await eventually(
+      () => redis.get(liveStatusKey(api.config.queuePrefix, instance.id)),
+      (value) => value !== null,
+    );
+    const copy = JSON.parse(stored ?? 'null') as Record<string, unknown>;
     expect(copy).toMatchObject({ status: 'unpaired', deviceId: null });
     expect(copy.token).toBeUndefined();
     expectErrorBody(await send(), 403, 'device not paired');

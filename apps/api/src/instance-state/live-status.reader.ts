@@ -8,10 +8,11 @@ import { KeyInvalidations, RedisService } from '@app/redis';
 const CACHE_TTL_MS = 1_000;
 const MAX_ENTRIES = 50_000;
 /**
- * How long the copy this process writes after a miss lives: a bound on a leftover after a race with a delete (see
- * `keepCopy`); the next read after it expires reads PostgreSQL once and writes it again.
+ * How long the copy this process writes after a miss lives: a bound on how long it can outlive a change whose own copy
+ * the worker failed to write to Redis (a Redis outage between its PostgreSQL and Redis writes), and on a leftover after
+ * a race with a delete (see `keepCopy`). The next read after it expires reads PostgreSQL once and writes it again.
  */
-const COPY_TTL_MS = 60_000;
+const COPY_TTL_MS = 10_000;
 
 interface Cached {
   value: LiveStatus;
