@@ -41,18 +41,22 @@ async function waitUntil(url: string, child: ChildProcess, output: () => string,
   throw new Error(`not ready within ${timeoutMs} ms:\n${output()}`);
 }
 
-/** Runs a built app (`npm run build`) as its own process, the way operators run it. */
+/**
+ * Runs a built app (`npm run build`) as its own process, the way operators run it; `root` names another build of the
+ * project (the previous release, test/support/previous-release.ts).
+ */
 export async function spawnApp(
   app: 'api' | 'worker',
   env: Record<string, string> = {},
   waitFor: 'ready' | 'live' = 'ready',
+  root = ROOT,
 ): Promise<AppProcess> {
-  const entry = join(ROOT, 'dist', 'apps', app, 'src', 'main.js');
+  const entry = join(root, 'dist', 'apps', app, 'src', 'main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test does)`);
   const port = await freePort();
   const portVariable = app === 'api' ? 'PORT' : 'WORKER_HEALTH_PORT';
   const child = spawn(process.execPath, [entry], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, ...testEnv(), LOG_LEVEL: 'warn', PORT: '0', WORKER_HEALTH_PORT: '0', [portVariable]: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
