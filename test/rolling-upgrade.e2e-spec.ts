@@ -63,7 +63,9 @@ async function deploy(deployment: Deployment, releases: { api: Release; worker: 
 
 describe(`rolling upgrade: this release beside ${PREVIOUS_RELEASE} on the new schema`, () => {
   let receiver: WebhookReceiver;
-  const deployments = new Map(scenarios.map((scenario) => [scenario.label, { scratch: new ScratchDatabase('rolling') } as Deployment]));
+  const deployments = new Map<string, Deployment>(
+    scenarios.map((scenario) => [scenario.label, { scratch: new ScratchDatabase('rolling') }]),
+  );
 
   // Both scenarios start side by side: most of their start is waiting (readiness, leases), not computing.
   beforeAll(async () => {
