@@ -33,7 +33,10 @@ const scenarios: { label: string; api: Release; worker: Release; phones: string 
 interface Deployment {
   scratch: ScratchDatabase;
   api?: AppProcess;
-  worker?: AppProcess;
+  /** Every worker started; the first is the one the scenario names. */
+  workers: AppProcess[];
+  /** Starts a worker of `release` on this deployment's database and queue prefix. */
+  startWorker?: (release: Release) => Promise<AppProcess>;
 }
 
 /**
@@ -51,20 +54,24 @@ async function deploy(deployment: Deployment, releases: { api: Release; worker: 
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   };
   const rootOf = (release: Release) => (release === 'previous' ? previousRoot : undefined);
+  deployment.startWorker = async (release) => {
+    const worker = await spawnApp('worker', env, 'ready', rootOf(release));
+    deployment.workers.push(worker);
+    return worker;
+  };
   const [api, worker] = await Promise.allSettled([
     spawnApp('api', env, 'ready', rootOf(releases.api)),
-    spawnApp('worker', env, 'ready', rootOf(releases.worker)),
+    deployment.startWorker(releases.worker),
   ]);
   if (api.status === 'fulfilled') deployment.api = api.value;
-  if (worker.status === 'fulfilled') deployment.worker = worker.value;
   for (const started of [api, worker]) if (started.status === 'rejected') throw started.reason;
-  await ownsAllShards(deployment.worker!, SHARD_COUNT);
+  await ownsAllShards(deployment.workers[0], SHARD_COUNT);
 }
 
 describe(`rolling upgrade: this release beside ${PREVIOUS_RELEASE} on the new schema`, () => {
   let receiver: WebhookReceiver;
   const deployments = new Map<string, Deployment>(
-    scenarios.map((scenario) => [scenario.label, { scratch: new ScratchDatabase('rolling') }]),
+    scenarios.map((scenario) => [scenario.label, { scratch: new ScratchDatabase('rolling'), workers: [] }]),
   );
 
   // Both scenarios start side by side: most of their start is waiting (readiness, leases), not computing.
@@ -76,15 +83,15 @@ describe(`rolling upgrade: this release beside ${PREVIOUS_RELEASE} on the new sc
 
   afterAll(async () => {
     await Promise.all(
-      [...deployments.values()].map(async ({ api, worker, scratch }) => {
-        await Promise.all([api?.stop(), worker?.stop()]);
+      [...deployments.values()].map(async ({ api, workers, scratch }) => {
+        await Promise.all([api?.stop(), ...workers.map((worker) => worker.stop())]);
         await scratch.drop();
       }),
     );
     await receiver?.close();
   });
 
-  describe.each(scenarios)('$label', ({ label, phones }) => {
+  describe.each(scenarios)('$label', ({ label, phones, worker: workerRelease }) => {
     let http: Http;
     let apiUrl: string;
     let customer: Customer;
@@ -254,5 +261,53 @@ describe(`rolling upgrade: this release beside ${PREVIOUS_RELEASE} on the new sc
       const operations = (await http.get('/sandbox/operations', headers)).body as { name: string; args: Record<string, unknown> }[];
       expect(operations.map((operation) => operation.name)).toEqual(['groups.create', 'groups.info']);
     });
+
+    it("hands its instances over to the other release's worker on a rolling restart: they stay connected and keep sending", async () => {
+      // Upgrading the workers one at a time (the previous release's worker is replaced by this one) and rolling back
+      // (this worker replaced by the previous release's): the successor joins, the worker it replaces stops on SIGTERM
+      // and releases its leases, and the successor resumes the sessions the other release stored.
+      const deployment = deployments.get(label)!;
+      const [replaced] = deployment.workers;
+      const successor = await deployment.startWorker!(workerRelease === 'previous' ? 'current' : 'previous');
+      await replaced.stop('SIGTERM');
+      await ownsAllShards(successor, SHARD_COUNT);
+      const headers = headersOf(instance);
+      const deviceId = (
+        (await eventually(
+          async () => (await http.get('/session/status', headers)).body as Record<string, unknown>,
+          (body) => body.isConnected === true,
+          15_000,
+        )) as { deviceId: string }
+      ).deviceId;
+      expect(deviceId).toMatch(new RegExp(`^${phone}:\\d+@s\\.whatsapp\\.net$`));
+
+      const sent = await http.post('/messages/text', { to: CONTACT, message: 'after the handover' }, headers);
+      expect(sent.status).toBe(201);
+      const id = (sent.body as { id: string }).id;
+      const outbox = await eventually(
+        async () => (await http.get('/sandbox/outbox', headers)).body as { id: string }[],
+        (entries) => entries.some((entry) => entry.id === id),
+        15_000,
+      );
+      expect(outbox.find((entry) => entry.id === id)).toEqual({
+        id,
+        to: CONTACT_JID,
+        type: 'text',
+        content: { text: 'after the handover' },
+        receivedAt: expect.stringMatching(ISO),
+      });
+      const status = await eventually(
+        () =>
+          Promise.resolve(
+            receiver.at(hookPath).find((hook) => hook.envelope.eventType === 'message_status' && hook.envelope.eventData.id === id),
+          ),
+        (hook) => hook !== undefined,
+        15_000,
+      );
+      expect(status!.envelope.eventData).toEqual({ id, chatId: CONTACT_JID, status: 'sent' });
+      // Nothing sent before the handover went out again.
+      const all = (await http.get('/sandbox/outbox', headers)).body as { id: string }[];
+      expect(all.length).toBe(new Set(all.map((entry) => entry.id)).size);
+    }, 60_000);
   });
 });
