@@ -53,14 +53,15 @@ async function deploy(deployment: Deployment, releases: { api: Release; worker: 
     SHARD_COUNT: String(SHARD_COUNT),
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   };
-  const rootOf = (release: Release) => (release === 'previous' ? previousRoot : undefined);
+  // Four processes start at once on two cores: on a loaded CI machine that took 25 s and more.
+  const from = (release: Release) => ({ root: release === 'previous' ? previousRoot : undefined, readyTimeoutMs: 90_000 });
   deployment.startWorker = async (release) => {
-    const worker = await spawnApp('worker', env, 'ready', rootOf(release));
+    const worker = await spawnApp('worker', env, 'ready', from(release));
     deployment.workers.push(worker);
     return worker;
   };
   const [api, worker] = await Promise.allSettled([
-    spawnApp('api', env, 'ready', rootOf(releases.api)),
+    spawnApp('api', env, 'ready', from(releases.api)),
     deployment.startWorker(releases.worker),
   ]);
   if (api.status === 'fulfilled') deployment.api = api.value;
