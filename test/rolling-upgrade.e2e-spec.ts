@@ -66,7 +66,7 @@ async function deploy(deployment: Deployment, releases: { api: Release; worker: 
   ]);
   if (api.status === 'fulfilled') deployment.api = api.value;
   for (const started of [api, worker]) if (started.status === 'rejected') throw started.reason;
-  await ownsAllShards(deployment.workers[0], SHARD_COUNT);
+  await ownsAllShards(deployment.workers[0], SHARD_COUNT, 60_000);
 }
 
 describe(`rolling upgrade: this release beside ${PREVIOUS_RELEASE} on the new schema`, () => {
@@ -75,7 +75,7 @@ describe(`rolling upgrade: this release beside ${PREVIOUS_RELEASE} on the new sc
     scenarios.map((scenario) => [scenario.label, { scratch: new ScratchDatabase('rolling'), workers: [] }]),
   );
 
-  // Both scenarios start side by side: most of their start is waiting (readiness, leases), not computing.
+  // Both scenarios start side by side: one wait for readiness and leases instead of two.
   beforeAll(async () => {
     const [previousRoot, started] = await Promise.all([previousReleaseRoot(), WebhookReceiver.start()]);
     receiver = started;
@@ -271,7 +271,7 @@ describe(`rolling upgrade: this release beside ${PREVIOUS_RELEASE} on the new sc
       const [replaced] = deployment.workers;
       const successor = await deployment.startWorker!(workerRelease === 'previous' ? 'current' : 'previous');
       await replaced.stop('SIGTERM');
-      await ownsAllShards(successor, SHARD_COUNT);
+      await ownsAllShards(successor, SHARD_COUNT, 60_000);
       const headers = headersOf(instance);
       const deviceId = (
         (await eventually(
@@ -309,6 +309,6 @@ describe(`rolling upgrade: this release beside ${PREVIOUS_RELEASE} on the new sc
       // Nothing sent before the handover went out again.
       const all = (await http.get('/sandbox/outbox', headers)).body as { id: string }[];
       expect(all.length).toBe(new Set(all.map((entry) => entry.id)).size);
-    }, 60_000);
+    }, 180_000);
   });
 });
