@@ -172,3 +172,23 @@ export function contractStatements(sql: string): ContractStatement[] {
   }
   return found;
 }
+
+/** A contract step allowed by prisma/contract-migrations.json. */
+export interface ContractEntry {
+  migration: string;
+  /** The rule the step breaks, as `contractStatements` names it. */
+  rule: string;
+  reason: string;
+  /** The release after which every process runs code that no longer needs what the step removes. */
+  safeAfter: string;
+}
+
+/** The contract steps of `migrations` (name → SQL) that no entry of the allow-list covers. */
+export function unlistedContractSteps(
+  migrations: { name: string; sql: string }[],
+  allowList: ContractEntry[],
+): (ContractStatement & { migration: string })[] {
+  return migrations
+    .flatMap(({ name, sql }) => contractStatements(sql).map((found) => ({ migration: name, ...found })))
+    .filter((found) => !allowList.some((entry) => entry.migration === found.migration && entry.rule === found.rule));
+}
