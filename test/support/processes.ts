@@ -41,18 +41,27 @@ async function waitUntil(url: string, child: ChildProcess, output: () => string,
   throw new Error(`not ready within ${timeoutMs} ms:\n${output()}`);
 }
 
+/** Where a spawned app comes from and how long its start may take. */
+export interface SpawnOptions {
+  /** Another build of the project (the previous release, test/support/previous-release.ts); this checkout by default. */
+  root?: string;
+  /** 30 s by default; a suite starting several processes at once on a loaded machine needs more. */
+  readyTimeoutMs?: number;
+}
+
 /** Runs a built app (`npm run build`) as its own process, the way operators run it. */
 export async function spawnApp(
   app: 'api' | 'worker',
   env: Record<string, string> = {},
   waitFor: 'ready' | 'live' = 'ready',
+  { root = ROOT, readyTimeoutMs }: SpawnOptions = {},
 ): Promise<AppProcess> {
-  const entry = join(ROOT, 'dist', 'apps', app, 'src', 'main.js');
+  const entry = join(root, 'dist', 'apps', app, 'src', 'main.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`npm run build\` (npm test does)`);
   const port = await freePort();
   const portVariable = app === 'api' ? 'PORT' : 'WORKER_HEALTH_PORT';
   const child = spawn(process.execPath, [entry], {
-    cwd: ROOT,
+    cwd: root,
     env: { ...process.env, ...testEnv(), LOG_LEVEL: 'warn', PORT: '0', WORKER_HEALTH_PORT: '0', [portVariable]: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -66,7 +75,7 @@ export async function spawnApp(
     await exited;
   };
   try {
-    await waitUntil(`${url}${waitFor === 'ready' ? '/health/ready' : '/health'}`, child, () => log);
+    await waitUntil(`${url}${waitFor === 'ready' ? '/health/ready' : '/health'}`, child, () => log, readyTimeoutMs);
   } catch (error) {
     await stop('SIGKILL');
     throw error;
