@@ -1,22 +1,23 @@
-import type { EventEnvelope } from '@app/contracts';
-import { WaitingFirstAttempts, type WaitingAttempt } from './waiting-first-attempts';
+import type { PendingDelivery } from '@app/database';
+import { WaitingAttempts, type WaitingAttempt } from './waiting-attempts';
 
 function waiting(url: string, eventId: string, since: number): WaitingAttempt {
-  const envelope: EventEnvelope = {
+  const delivery: PendingDelivery = {
     eventId,
     instanceId: 'i1',
-    eventType: 'message',
-    receivedAt: new Date(since).toISOString(),
-    eventData: {},
+    state: 'pending',
+    attempts: 0,
+    scheduleStep: 0,
+    envelope: { eventId, instanceId: 'i1', eventType: 'message', receivedAt: new Date(since).toISOString(), eventData: {} },
   };
-  return { instanceId: 'i1', url, envelope, since };
+  return { instanceId: 'i1', url, delivery, queued: false, since };
 }
 
-const ids = (attempts: (WaitingAttempt | undefined)[]) => attempts.map((attempt) => attempt?.envelope.eventId);
+const ids = (attempts: (WaitingAttempt | undefined)[]) => attempts.map((attempt) => attempt?.delivery.eventId);
 
-describe('WaitingFirstAttempts', () => {
+describe('WaitingAttempts', () => {
   it('keeps each URL in arrival order and refuses past its capacity', () => {
-    const lane = new WaitingFirstAttempts(3, 1_000);
+    const lane = new WaitingAttempts(3, 1_000);
     expect([lane.add(waiting('a', 'e1', 0)), lane.add(waiting('b', 'e2', 0)), lane.add(waiting('a', 'e3', 0))]).toEqual([true, true, true]);
     expect(lane.add(waiting('b', 'e4', 0))).toBe(false);
     expect(lane.urls()).toEqual(['a', 'b']);
@@ -25,8 +26,19 @@ describe('WaitingFirstAttempts', () => {
     expect(lane.size).toBe(1);
   });
 
+  it('refuses an attempt whose URL already has its share waiting, and takes other URLs', () => {
+    const lane = new WaitingAttempts(10, 1_000);
+    expect([lane.add(waiting('a', 'e1', 0), 2), lane.add(waiting('a', 'e2', 0), 2), lane.add(waiting('a', 'e3', 0), 2)]).toEqual([
+      true,
+      true,
+      false,
+    ]);
+    expect(lane.add(waiting('b', 'e4', 0), 2)).toBe(true);
+    expect(lane.size).toBe(3);
+  });
+
   it('puts a taken event back at the front of its line', () => {
-    const lane = new WaitingFirstAttempts(10, 1_000);
+    const lane = new WaitingAttempts(10, 1_000);
     lane.add(waiting('a', 'e1', 0));
     lane.add(waiting('a', 'e2', 0));
     const first = lane.take('a') as WaitingAttempt;
@@ -36,7 +48,7 @@ describe('WaitingFirstAttempts', () => {
   });
 
   it('hands over the events that waited too long, oldest first, and drains the rest', () => {
-    const lane = new WaitingFirstAttempts(10, 1_000);
+    const lane = new WaitingAttempts(10, 1_000);
     lane.add(waiting('a', 'old-a', 0));
     lane.add(waiting('a', 'new-a', 900));
     lane.add(waiting('b', 'old-b', 100));

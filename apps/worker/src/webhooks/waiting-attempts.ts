@@ -1,18 +1,22 @@
-import type { EventEnvelope } from '@app/contracts';
+import type { PendingDelivery } from '@app/database';
 
 export interface WaitingAttempt {
   instanceId: string;
   url: string;
-  envelope: EventEnvelope;
+  /** The attempt to make: a committed event's first one (from memory), or one a queue job loaded from its row. */
+  delivery: PendingDelivery;
+  /** Taken from the queue (then it goes back there with a short delay when it has waited too long). */
+  queued: boolean;
   since: number;
 }
 
 /**
- * Committed events waiting in this process for a slot of their URL, so a burst is delivered from memory rather than
- * through the queue, within bounds: at most `capacity` events (the rest go to the queue at once) and at most `maxWaitMs`
- * each (then they go to the queue too), so a slow receiver's backlog lives in PostgreSQL and Redis, not here.
+ * Attempts waiting in this process for a slot of their URL, so a burst (committed events) or a backlog (queue jobs
+ * whose URL was busy) is delivered from memory rather than round-tripping through the queue, within bounds: at most
+ * `capacity` attempts (the rest stay with or go to the queue), optionally at most `perUrl` of one URL, and at most
+ * `maxWaitMs` each (then they go to the queue), so a slow receiver's backlog lives in PostgreSQL and Redis, not here.
  */
-export class WaitingFirstAttempts {
+export class WaitingAttempts {
   private readonly byUrl = new Map<string, WaitingAttempt[]>();
   private count = 0;
 
@@ -25,10 +29,11 @@ export class WaitingFirstAttempts {
     return this.count;
   }
 
-  /** False when full: the caller queues the event instead. */
-  add(attempt: WaitingAttempt): boolean {
+  /** False when full (or its URL already has `perUrl` waiting): the caller queues the attempt instead. */
+  add(attempt: WaitingAttempt, perUrl = Infinity): boolean {
     if (this.count >= this.capacity) return false;
     const waiting = this.byUrl.get(attempt.url) ?? [];
+    if (waiting.length >= perUrl) return false;
     waiting.push(attempt);
     this.byUrl.set(attempt.url, waiting);
     this.count += 1;
@@ -39,7 +44,7 @@ export class WaitingFirstAttempts {
     return [...this.byUrl.keys()];
   }
 
-  /** The oldest waiting event of the URL, removed. */
+  /** The oldest waiting attempt of the URL, removed. */
   take(url: string): WaitingAttempt | undefined {
     const waiting = this.byUrl.get(url);
     const next = waiting?.shift();
@@ -49,7 +54,7 @@ export class WaitingFirstAttempts {
     return next;
   }
 
-  /** Puts back, at the front of its URL's line, an event just taken that could not start after all. */
+  /** Puts back, at the front of its URL's line, an attempt just taken that could not start after all. */
   restore(attempt: WaitingAttempt): void {
     const waiting = this.byUrl.get(attempt.url) ?? [];
     waiting.unshift(attempt);
@@ -57,7 +62,7 @@ export class WaitingFirstAttempts {
     this.count += 1;
   }
 
-  /** Removes and returns the events that have waited `maxWaitMs` or longer. */
+  /** Removes and returns the attempts that have waited `maxWaitMs` or longer. */
   expired(now = Date.now()): WaitingAttempt[] {
     const out: WaitingAttempt[] = [];
     for (const [url, waiting] of this.byUrl) {
