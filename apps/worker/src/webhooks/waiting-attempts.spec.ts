@@ -1,23 +1,23 @@
 import type { PendingDelivery } from '@app/database';
 import { WaitingAttempts, type WaitingAttempt } from './waiting-attempts';
 
-function waiting(url: string, eventId: string, since: number): WaitingAttempt {
+function waiting(url: string, eventId: string, until: number): WaitingAttempt {
   const delivery: PendingDelivery = {
     eventId,
     instanceId: 'i1',
     state: 'pending',
     attempts: 0,
     scheduleStep: 0,
-    envelope: { eventId, instanceId: 'i1', eventType: 'message', receivedAt: new Date(since).toISOString(), eventData: {} },
+    envelope: { eventId, instanceId: 'i1', eventType: 'message', receivedAt: new Date(0).toISOString(), eventData: {} },
   };
-  return { instanceId: 'i1', url, delivery, queued: false, since };
+  return { instanceId: 'i1', url, delivery, queued: false, until };
 }
 
 const ids = (attempts: (WaitingAttempt | undefined)[]) => attempts.map((attempt) => attempt?.delivery.eventId);
 
 describe('WaitingAttempts', () => {
   it('keeps each URL in arrival order and refuses past its capacity', () => {
-    const lane = new WaitingAttempts(3, 1_000);
+    const lane = new WaitingAttempts(3);
     expect([lane.add(waiting('a', 'e1', 0)), lane.add(waiting('b', 'e2', 0)), lane.add(waiting('a', 'e3', 0))]).toEqual([true, true, true]);
     expect(lane.add(waiting('b', 'e4', 0))).toBe(false);
     expect(lane.urls()).toEqual(['a', 'b']);
@@ -27,7 +27,7 @@ describe('WaitingAttempts', () => {
   });
 
   it('refuses an attempt whose URL already has its share waiting, and takes other URLs', () => {
-    const lane = new WaitingAttempts(10, 1_000);
+    const lane = new WaitingAttempts(10);
     expect([lane.add(waiting('a', 'e1', 0), 2), lane.add(waiting('a', 'e2', 0), 2), lane.add(waiting('a', 'e3', 0), 2)]).toEqual([
       true,
       true,
@@ -38,7 +38,7 @@ describe('WaitingAttempts', () => {
   });
 
   it('puts a taken event back at the front of its line', () => {
-    const lane = new WaitingAttempts(10, 1_000);
+    const lane = new WaitingAttempts(10);
     lane.add(waiting('a', 'e1', 0));
     lane.add(waiting('a', 'e2', 0));
     const first = lane.take('a') as WaitingAttempt;
@@ -47,12 +47,13 @@ describe('WaitingAttempts', () => {
     expect(ids([lane.take('a'), lane.take('a')])).toEqual(['e1', 'e2']);
   });
 
-  it('hands over the events that waited too long, oldest first, and drains the rest', () => {
-    const lane = new WaitingAttempts(10, 1_000);
-    lane.add(waiting('a', 'old-a', 0));
-    lane.add(waiting('a', 'new-a', 900));
-    lane.add(waiting('b', 'old-b', 100));
-    expect(ids(lane.expired(1_100))).toEqual(['old-a', 'old-b']);
+  it('hands over the attempts whose deadline has come, keeping the others in line, and drains the rest', () => {
+    const lane = new WaitingAttempts(10);
+    lane.add(waiting('a', 'due-a', 1_000));
+    lane.add(waiting('a', 'new-a', 1_900));
+    lane.add(waiting('a', 'due-a2', 1_050));
+    lane.add(waiting('b', 'due-b', 1_100));
+    expect(ids(lane.expired(1_100))).toEqual(['due-a', 'due-a2', 'due-b']);
     expect(lane.size).toBe(1);
     expect(lane.urls()).toEqual(['a']);
     expect(ids(lane.drain())).toEqual(['new-a']);

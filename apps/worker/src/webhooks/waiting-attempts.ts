@@ -7,23 +7,21 @@ export interface WaitingAttempt {
   delivery: PendingDelivery;
   /** Taken from the queue (then it goes back there with a short delay when it has waited too long). */
   queued: boolean;
-  since: number;
+  /** When it stops waiting here and goes to the queue (epoch ms). */
+  until: number;
 }
 
 /**
  * Attempts waiting in this process for a slot of their URL, so a burst (committed events) or a backlog (queue jobs
  * whose URL was busy) is delivered from memory rather than round-tripping through the queue, within bounds: at most
- * `capacity` attempts (the rest stay with or go to the queue), optionally at most `perUrl` of one URL, and at most
- * `maxWaitMs` each (then they go to the queue), so a slow receiver's backlog lives in PostgreSQL and Redis, not here.
+ * `capacity` attempts (the rest stay with or go to the queue), optionally at most `perUrl` of one URL, and each until
+ * its own deadline (then it goes to the queue), so a slow receiver's backlog lives in PostgreSQL and Redis, not here.
  */
 export class WaitingAttempts {
   private readonly byUrl = new Map<string, WaitingAttempt[]>();
   private count = 0;
 
-  constructor(
-    private readonly capacity: number,
-    private readonly maxWaitMs: number,
-  ) {}
+  constructor(private readonly capacity: number) {}
 
   get size(): number {
     return this.count;
@@ -62,15 +60,14 @@ export class WaitingAttempts {
     this.count += 1;
   }
 
-  /** Removes and returns the attempts that have waited `maxWaitMs` or longer. */
+  /** Removes and returns the attempts whose deadline has come, in line order; the others keep their places. */
   expired(now = Date.now()): WaitingAttempt[] {
     const out: WaitingAttempt[] = [];
     for (const [url, waiting] of this.byUrl) {
-      let kept = 0;
-      while (kept < waiting.length && now - waiting[kept].since >= this.maxWaitMs) kept += 1;
-      if (kept === 0) continue;
-      out.push(...waiting.splice(0, kept));
-      if (waiting.length === 0) this.byUrl.delete(url);
+      const left = waiting.filter((attempt) => attempt.until > now || (out.push(attempt), false));
+      if (left.length === waiting.length) continue;
+      if (left.length === 0) this.byUrl.delete(url);
+      else this.byUrl.set(url, left);
     }
     this.count -= out.length;
     return out;

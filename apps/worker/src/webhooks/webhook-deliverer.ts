@@ -19,14 +19,18 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 /** How long a delivery waits in process for a free slot of its URL, and then (delayed in the queue) before trying again. */
 const SLOT_WAIT_MS = 250;
 const ERROR_SNIPPET = 300;
-/** Attempts that may wait in process for a slot of their URL, and for how long, before going to the queue. */
+/** Attempts that may wait in process for a slot of their URL before going to the queue. */
 const WAITING_CAPACITY = 2_000;
+/** How long a committed event waits here: its first attempt is then the queue's, like any other. */
 const WAITING_MAX_MS = 2_000;
 /**
- * Of those, how many queue jobs of one URL: enough to keep a fast receiver's slots busy between fetches, few enough
- * that a slow receiver's backlog cycling through here (waiting, then back to the queue) stays a trickle.
+ * Queue jobs of one URL that may wait here, and for how long: a backlog, fetched in the queue's order rather than by
+ * URL, waits for its receiver's slots in memory instead of going round the delayed set and being loaded again. A URL
+ * gets an eighth of the room, so other receivers' jobs still find space; the wait is long enough for a receiver with
+ * slots busy to drain its share, and a slow receiver's share goes back to the queue (other workers) after it.
  */
-const WAITING_PER_URL_FROM_QUEUE = 256;
+const WAITING_PER_URL_FROM_QUEUE = WAITING_CAPACITY / 8;
+const WAITING_FROM_QUEUE_MAX_MS = 10_000;
 const WAITING_SWEEP_MS = 250;
 /** How long shutdown waits for the queue connection to close once no attempt is in flight (Redis may be gone). */
 const CLOSE_WAIT_MS = 500;
@@ -41,7 +45,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
   /** Attempts running in this process, so shutdown can wait for them without waiting for Redis. */
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
-  private readonly waiting = new WaitingAttempts(WAITING_CAPACITY, WAITING_MAX_MS);
+  private readonly waiting = new WaitingAttempts(WAITING_CAPACITY);
   /**
    * Events whose attempt this process holds with no job in the queue (waiting here, or started from memory). A job for
    * one of them is a copy (the reconciler re-queued an overdue row) and does nothing: the held attempt goes on.
@@ -132,7 +136,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
     if (this.stopping) return events;
     const left: EventEnvelope[] = [];
     for (const envelope of events) {
-      const attempt = { instanceId, url, delivery: firstDelivery(instanceId, envelope), queued: false, since: Date.now() };
+      const attempt = { instanceId, url, delivery: firstDelivery(instanceId, envelope), queued: false, until: Date.now() + WAITING_MAX_MS };
       if (this.startIfRoom(attempt)) continue;
       if (this.hold(attempt)) this.watchWaiting();
       else left.push(envelope);
@@ -248,7 +252,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
     if (!release) {
       // No slot now: wait here without the job (it completes, the row stays pending; see `attemptCommitted` for what
       // a worker dying meanwhile means), rather than delaying the job in Redis and loading the row again later.
-      const attempt = { instanceId: delivery.instanceId, url, delivery, queued: true, since: Date.now() };
+      const attempt = { instanceId: delivery.instanceId, url, delivery, queued: true, until: Date.now() + WAITING_FROM_QUEUE_MAX_MS };
       if (this.hold(attempt, WAITING_PER_URL_FROM_QUEUE)) {
         this.watchWaiting();
         return;
