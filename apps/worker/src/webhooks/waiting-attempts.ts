@@ -7,7 +7,7 @@ export interface WaitingAttempt {
   delivery: PendingDelivery;
   /** Taken from the queue (then it goes back there with a short delay when it has waited too long). */
   queued: boolean;
-  /** When it stops waiting here and goes to the queue (epoch ms). */
+  /** From when it may be sent back to the queue (epoch ms). */
   until: number;
 }
 
@@ -15,7 +15,7 @@ export interface WaitingAttempt {
  * Attempts waiting in this process for a slot of their URL, so a burst (committed events) or a backlog (queue jobs
  * whose URL was busy) is delivered from memory rather than round-tripping through the queue, within bounds: at most
  * `capacity` attempts (the rest stay with or go to the queue), optionally at most `perUrl` of one URL, and each until
- * its own deadline (then it goes to the queue), so a slow receiver's backlog lives in PostgreSQL and Redis, not here.
+ * its deadline, when the caller judges it due (then it goes to the queue), so a slow receiver's backlog lives in PostgreSQL and Redis, not here.
  */
 export class WaitingAttempts {
   private readonly byUrl = new Map<string, WaitingAttempt[]>();
@@ -60,11 +60,14 @@ export class WaitingAttempts {
     this.count += 1;
   }
 
-  /** Removes and returns the attempts whose deadline has come, in line order; the others keep their places. */
-  expired(now = Date.now()): WaitingAttempt[] {
+  /**
+   * Removes and returns the attempts whose deadline has come and that `due` (when given) sends back, in line order;
+   * the others keep their places.
+   */
+  expired(now = Date.now(), due: (attempt: WaitingAttempt) => boolean = () => true): WaitingAttempt[] {
     const out: WaitingAttempt[] = [];
     for (const [url, waiting] of this.byUrl) {
-      const left = waiting.filter((attempt) => attempt.until > now || (out.push(attempt), false));
+      const left = waiting.filter((attempt) => attempt.until > now || !due(attempt) || (out.push(attempt), false));
       if (left.length === waiting.length) continue;
       if (left.length === 0) this.byUrl.delete(url);
       else this.byUrl.set(url, left);

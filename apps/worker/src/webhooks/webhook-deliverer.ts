@@ -20,17 +20,19 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 const SLOT_WAIT_MS = 250;
 const ERROR_SNIPPET = 300;
 /** Attempts that may wait in process for a slot of their URL before going to the queue. */
-const WAITING_CAPACITY = 2_000;
+const WAITING_CAPACITY = 4_000;
 /** How long a committed event waits here: its first attempt is then the queue's, like any other. */
 const WAITING_MAX_MS = 2_000;
 /**
  * Queue jobs of one URL that may wait here, and for how long: a backlog, fetched in the queue's order rather than by
  * URL, waits for its receiver's slots in memory instead of going round the delayed set and being loaded again. A URL
- * gets an eighth of the room, so other receivers' jobs still find space; the wait is long enough for a receiver with
- * slots busy to drain its share, and a slow receiver's share goes back to the queue (other workers) after it.
+ * gets a quarter of the room, so other receivers' jobs still find space. They wait while their receiver keeps
+ * answering quickly; once it has answered none within QUICK_ATTEMPT_MS for this long (a slow or hanging receiver)
+ * they go back to the queue, where other workers may have slots for it, and its backlog lives there, not here.
  */
-const WAITING_PER_URL_FROM_QUEUE = WAITING_CAPACITY / 8;
-const WAITING_FROM_QUEUE_MAX_MS = 10_000;
+const WAITING_PER_URL_FROM_QUEUE = WAITING_CAPACITY / 4;
+const WAITING_FROM_QUEUE_STALL_MS = 10_000;
+const QUICK_ATTEMPT_MS = 1_000;
 const WAITING_SWEEP_MS = 250;
 /** How long shutdown waits for the queue connection to close once no attempt is in flight (Redis may be gone). */
 const CLOSE_WAIT_MS = 500;
@@ -51,6 +53,8 @@ export class WebhookDeliverer implements OnModuleDestroy {
    * one of them is a copy (the reconciler re-queued an overdue row) and does nothing: the held attempt goes on.
    */
   private readonly held = new Set<string>();
+  /** When an attempt to each URL last finished quickly while attempts waited here (see WAITING_FROM_QUEUE_STALL_MS). */
+  private readonly lastQuick = new Map<string, number>();
   private waitingTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -155,6 +159,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
     if (!release) return false;
     const { eventId, attempts } = attempt.delivery;
     this.held.add(eventId);
+    const startedAt = Date.now();
     void this.tracked(this.fromMemory(attempt))
       .catch((error: Error) =>
         this.logger.warn(
@@ -163,8 +168,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
       )
       .finally(() => {
         this.held.delete(eventId);
-        release();
-        this.startWaiting();
+        this.finished(attempt.url, startedAt, release);
       });
     return true;
   }
@@ -214,14 +218,19 @@ export class WebhookDeliverer implements OnModuleDestroy {
   private watchWaiting(): void {
     if (this.waitingTimer) return;
     this.waitingTimer = setInterval(() => {
-      const expired = this.waiting.expired();
+      const now = Date.now();
+      const stalledSince = now - WAITING_FROM_QUEUE_STALL_MS;
+      const expired = this.waiting.expired(now, ({ url, queued }) => !queued || (this.lastQuick.get(url) ?? 0) < stalledSince);
       if (expired.length > 0) void this.requeue(expired, true);
+      const urls = new Set(this.waiting.urls());
+      for (const url of this.lastQuick.keys()) if (!urls.has(url)) this.lastQuick.delete(url);
       if (this.waiting.size === 0) this.stopWatchingWaiting();
     }, WAITING_SWEEP_MS);
     this.waitingTimer.unref();
   }
 
   private stopWatchingWaiting(): void {
+    this.lastQuick.clear();
     clearInterval(this.waitingTimer);
     this.waitingTimer = undefined;
   }
@@ -252,7 +261,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
     if (!release) {
       // No slot now: wait here without the job (it completes, the row stays pending; see `attemptCommitted` for what
       // a worker dying meanwhile means), rather than delaying the job in Redis and loading the row again later.
-      const attempt = { instanceId: delivery.instanceId, url, delivery, queued: true, until: Date.now() + WAITING_FROM_QUEUE_MAX_MS };
+      const attempt = { instanceId: delivery.instanceId, url, delivery, queued: true, until: Date.now() + WAITING_FROM_QUEUE_STALL_MS };
       if (this.hold(attempt, WAITING_PER_URL_FROM_QUEUE)) {
         this.watchWaiting();
         return;
@@ -263,12 +272,20 @@ export class WebhookDeliverer implements OnModuleDestroy {
       await job.moveToDelayed(Date.now() + SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS), token);
       throw new DelayedError();
     }
+    const startedAt = Date.now();
     try {
       await this.attempt(delivery, url, routing.signingSecret);
     } finally {
-      release();
-      this.startWaiting();
+      this.finished(url, startedAt, release);
     }
+  }
+
+  /** An attempt gave its URL's slot back: the slot goes to an attempt waiting here, if any may start. */
+  private finished(url: string, startedAt: number, release: () => void): void {
+    const now = Date.now();
+    if (this.waiting.size > 0 && now - startedAt < QUICK_ATTEMPT_MS) this.lastQuick.set(url, now);
+    release();
+    this.startWaiting();
   }
 
   private async attempt(delivery: PendingDelivery, url: string, secret: string | null): Promise<void> {
