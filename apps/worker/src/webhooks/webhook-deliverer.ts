@@ -50,9 +50,11 @@ export class WebhookDeliverer implements OnModuleDestroy {
   private readonly waiting = new WaitingAttempts(WAITING_CAPACITY);
   /**
    * Events whose attempt this process holds with no job in the queue (waiting here, or started from memory). A job for
-   * one of them is a copy (the reconciler re-queued an overdue row) and does nothing: the held attempt goes on.
+   * one of them is a copy (the reconciler re-queued an overdue row) and does nothing: the held attempt goes on. Keyed
+   * by event, valued by the attempts already made: the job of the next attempt (a retry due at once, scheduled while
+   * this one is still finishing) is not a copy.
    */
-  private readonly held = new Set<string>();
+  private readonly held = new Map<string, number>();
   /** When an attempt to each URL last finished quickly while attempts waited here (see WAITING_FROM_QUEUE_STALL_MS). */
   private readonly lastQuick = new Map<string, number>();
   private waitingTimer: NodeJS.Timeout | undefined;
@@ -150,7 +152,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
 
   private hold(attempt: WaitingAttempt, perUrl?: number): boolean {
     if (!this.waiting.add(attempt, perUrl)) return false;
-    this.held.add(attempt.delivery.eventId);
+    this.held.set(attempt.delivery.eventId, attempt.delivery.attempts);
     return true;
   }
 
@@ -158,7 +160,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
     const release = this.hasRoom() ? this.slots.tryAcquire(attempt.url) : null;
     if (!release) return false;
     const { eventId, attempts } = attempt.delivery;
-    this.held.add(eventId);
+    this.held.set(eventId, attempts);
     const startedAt = Date.now();
     void this.tracked(this.fromMemory(attempt))
       .catch((error: Error) =>
@@ -167,7 +169,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
         ),
       )
       .finally(() => {
-        this.held.delete(eventId);
+        if (this.held.get(eventId) === attempts) this.held.delete(eventId);
         this.finished(attempt.url, startedAt, release);
       });
     return true;
@@ -189,7 +191,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
    * refused by job id and the row, still pending, is re-queued by the reconciler once overdue.)
    */
   private requeue(attempts: WaitingAttempt[], delayQueued: boolean): Promise<void> {
-    for (const { delivery } of attempts) this.held.delete(delivery.eventId);
+    for (const { delivery } of attempts) if (this.held.get(delivery.eventId) === delivery.attempts) this.held.delete(delivery.eventId);
     return this.queue.schedule(
       attempts.map(({ delivery, queued }) => ({
         eventId: delivery.eventId,
@@ -241,7 +243,7 @@ export class WebhookDeliverer implements OnModuleDestroy {
   }
 
   async process(job: Job<WebhookJob>, token?: string): Promise<void> {
-    if (this.held.has(job.data.eventId)) return;
+    if (this.held.get(job.data.eventId) === job.data.attempts) return;
     const delivery = await this.deliveries.forAttempt(job.data.eventId);
     // Stale jobs (already attempted, redelivered, finished or pruned) do nothing.
     if (!delivery || delivery.state !== 'pending' || delivery.attempts !== job.data.attempts) return;
