@@ -150,8 +150,9 @@ export class WebhookDeliverer implements OnModuleDestroy {
     return left;
   }
 
+  /** Into the waiting room, unless it is full or the process is stopping (the room has been emptied for the last time). */
   private hold(attempt: WaitingAttempt, perUrl?: number): boolean {
-    if (!this.waiting.add(attempt, perUrl)) return false;
+    if (this.stopping || !this.waiting.add(attempt, perUrl)) return false;
     this.held.set(attempt.delivery.eventId, attempt.delivery.attempts);
     return true;
   }
