@@ -12,6 +12,7 @@ describe('UrlSlots', () => {
     a1?.();
     a1?.();
     expect(slots.inUse('https://a.example/hook')).toBe(1);
+    expect(slots.total).toBe(2);
     expect(slots.tryAcquire('https://a.example/hook')).not.toBeNull();
     expect(slots.tryAcquire('https://a.example/hook')).toBeNull();
   });
@@ -31,11 +32,13 @@ describe('UrlSlots.acquire', () => {
     const second = await waiting;
     expect(second).not.toBeNull();
     expect(slots.inUse('https://a.example/hook')).toBe(1);
+    expect(slots.total).toBe(1);
     const late = slots.acquire('https://a.example/hook', 100);
     jest.advanceTimersByTime(100);
     await expect(late).resolves.toBeNull();
     second?.();
     expect(slots.inUse('https://a.example/hook')).toBe(0);
+    expect(slots.total).toBe(0);
     expect(await slots.acquire('https://a.example/hook', 100)).not.toBeNull();
   });
 });

@@ -13,6 +13,7 @@ interface Waiter {
 export class UrlSlots {
   private readonly busy = new Map<string, number>();
   private readonly waiting = new Map<string, Waiter[]>();
+  private held = 0;
 
   constructor(private readonly limit: number) {}
 
@@ -21,6 +22,7 @@ export class UrlSlots {
     const inUse = this.busy.get(key) ?? 0;
     if (inUse >= this.limit) return null;
     this.busy.set(key, inUse + 1);
+    this.held += 1;
     return this.releaser(key);
   }
 
@@ -53,6 +55,11 @@ export class UrlSlots {
     return this.busy.get(slotKey(url)) ?? 0;
   }
 
+  /** Slots in use across every URL: the attempts in flight. */
+  get total(): number {
+    return this.held;
+  }
+
   private releaser(key: string): Release {
     let released = false;
     return () => {
@@ -67,6 +74,7 @@ export class UrlSlots {
         next.grant(this.releaser(key));
         return;
       }
+      this.held -= 1;
       const left = (this.busy.get(key) ?? 1) - 1;
       if (left <= 0) this.busy.delete(key);
       else this.busy.set(key, left);

@@ -11,7 +11,7 @@ import { retryAfterMs, verdict } from './retry-policy';
 import { EndpointRecovery } from './endpoint-recovery';
 import { DeliveryMetrics, deliveryClass } from './delivery-metrics';
 import { UrlSlots } from './url-slots';
-import { WaitingFirstAttempts, type WaitingAttempt } from './waiting-first-attempts';
+import { WaitingAttempts, type WaitingAttempt } from './waiting-attempts';
 import { OutageLog } from '@app/redis';
 
 const TIMEOUT_MS = 15_000;
@@ -19,9 +19,20 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 /** How long a delivery waits in process for a free slot of its URL, and then (delayed in the queue) before trying again. */
 const SLOT_WAIT_MS = 250;
 const ERROR_SNIPPET = 300;
-/** Committed events that may wait in process for a slot of their URL, and for how long, before going to the queue. */
-const WAITING_CAPACITY = 2_000;
+/** Attempts that may wait in process for a slot of their URL before going to the queue. */
+const WAITING_CAPACITY = 4_000;
+/** How long a committed event waits here: its first attempt is then the queue's, like any other. */
 const WAITING_MAX_MS = 2_000;
+/**
+ * Queue jobs of one URL that may wait here, and for how long: a backlog, fetched in the queue's order rather than by
+ * URL, waits for its receiver's slots in memory instead of going round the delayed set and being loaded again. A URL
+ * gets a quarter of the room, so other receivers' jobs still find space. They wait while their receiver keeps
+ * answering quickly; once it has answered none within QUICK_ATTEMPT_MS for this long (a slow or hanging receiver)
+ * they go back to the queue, where other workers may have slots for it, and its backlog lives there, not here.
+ */
+const WAITING_PER_URL_FROM_QUEUE = WAITING_CAPACITY / 4;
+const WAITING_FROM_QUEUE_STALL_MS = 10_000;
+const QUICK_ATTEMPT_MS = 1_000;
 const WAITING_SWEEP_MS = 250;
 /** How long shutdown waits for the queue connection to close once no attempt is in flight (Redis may be gone). */
 const CLOSE_WAIT_MS = 500;
@@ -36,7 +47,16 @@ export class WebhookDeliverer implements OnModuleDestroy {
   /** Attempts running in this process, so shutdown can wait for them without waiting for Redis. */
   private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
-  private readonly waiting = new WaitingFirstAttempts(WAITING_CAPACITY, WAITING_MAX_MS);
+  private readonly waiting = new WaitingAttempts(WAITING_CAPACITY);
+  /**
+   * Events whose attempt this process holds with no job in the queue (waiting here, or started from memory). A job for
+   * one of them is a copy (the reconciler re-queued an overdue row) and does nothing: the held attempt goes on. Keyed
+   * by event, valued by the attempts already made: the job of the next attempt (a retry due at once, scheduled while
+   * this one is still finishing) is not a copy.
+   */
+  private readonly held = new Map<string, number>();
+  /** When an attempt to each URL last finished quickly while attempts waited here (see WAITING_FROM_QUEUE_STALL_MS). */
+  private readonly lastQuick = new Map<string, number>();
   private waitingTimer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -77,9 +97,8 @@ export class WebhookDeliverer implements OnModuleDestroy {
     if (this.stopping) return;
     this.stopping = true;
     this.stopWatchingWaiting();
-    // Events still waiting for a slot go to the queue (or, with Redis gone, to the reconciler once overdue).
-    const waiting = this.waiting.drain();
-    if (waiting.length > 0) await this.queue.schedule(waiting.map(({ envelope }) => ({ eventId: envelope.eventId, attempts: 0 })));
+    // Attempts still waiting for a slot go to the queue (or, with Redis gone, to the reconciler once overdue).
+    await this.requeue(this.waiting.drain(), false);
     const worker = this.worker;
     this.worker = undefined;
     if (!deadline) {
@@ -114,54 +133,73 @@ export class WebhookDeliverer implements OnModuleDestroy {
    * First attempts made right here, by the worker that has just committed the events and their delivery rows: no
    * queue round trip and no reload of the event. An event starts at once when its URL has a free slot and fewer than
    * `webhookConcurrency` attempts (from here or the queue) run in this process; otherwise it waits here for a slot,
-   * boundedly (`WaitingFirstAttempts`), and goes to the queue when none frees in time. Events not taken are returned,
-   * for the queue. A worker that dies mid-attempt leaves the row pending with no job: the delivery reconciler queues it
-   * once overdue (at least once, same `webhook-id`). A failed first attempt schedules its retry on the queue.
+   * boundedly (`WaitingAttempts`), and goes to the queue when none frees in time. Events not taken are returned,
+   * for the queue. A worker that dies mid-attempt (or while the event waits) leaves the row pending with no job: the
+   * delivery reconciler queues it once overdue (at least once, same `webhook-id`). A failed first attempt schedules its
+   * retry on the queue. Queue jobs whose URL is busy wait in the same room, on the same terms.
    */
   attemptCommitted(instanceId: string, url: string, events: EventEnvelope[]): EventEnvelope[] {
     if (this.stopping) return events;
     const left: EventEnvelope[] = [];
     for (const envelope of events) {
-      const attempt = { instanceId, url, envelope, since: Date.now() };
+      const attempt = { instanceId, url, delivery: firstDelivery(instanceId, envelope), queued: false, until: Date.now() + WAITING_MAX_MS };
       if (this.startIfRoom(attempt)) continue;
-      if (this.waiting.add(attempt)) this.watchWaiting();
+      if (this.hold(attempt)) this.watchWaiting();
       else left.push(envelope);
     }
     return left;
   }
 
+  /** Into the waiting room, unless it is full or the process is stopping (the room has been emptied for the last time). */
+  private hold(attempt: WaitingAttempt, perUrl?: number): boolean {
+    if (this.stopping || !this.waiting.add(attempt, perUrl)) return false;
+    this.held.set(attempt.delivery.eventId, attempt.delivery.attempts);
+    return true;
+  }
+
   private startIfRoom(attempt: WaitingAttempt): boolean {
     const release = this.hasRoom() ? this.slots.tryAcquire(attempt.url) : null;
     if (!release) return false;
-    void this.tracked(this.firstAttempt(attempt))
+    const { eventId, attempts } = attempt.delivery;
+    this.held.set(eventId, attempts);
+    const startedAt = Date.now();
+    void this.tracked(this.fromMemory(attempt))
       .catch((error: Error) =>
         this.logger.warn(
-          `${attempt.instanceId}: first attempt of ${attempt.envelope.eventId} not recorded (the reconciler retries it): ${error.message}`,
+          `${attempt.instanceId}: attempt ${attempts + 1} of ${eventId} not recorded (the reconciler retries it): ${error.message}`,
         ),
       )
       .finally(() => {
-        release();
-        this.startWaiting();
+        if (this.held.get(eventId) === attempts) this.held.delete(eventId);
+        this.finished(attempt.url, startedAt, release);
       });
     return true;
   }
 
-  /** The URL is read again: settings changed while the event waited go through the queue, which applies them. */
-  private async firstAttempt({ instanceId, url, envelope }: WaitingAttempt): Promise<void> {
+  /** The URL is read again: settings changed while the attempt waited go through the queue, which applies them. */
+  private async fromMemory({ instanceId, url, delivery }: WaitingAttempt): Promise<void> {
     const routing = await this.routing.get(instanceId);
     if (!routing || routing.webhookUrl !== url) {
-      await this.queue.schedule([{ eventId: envelope.eventId, attempts: 0 }]);
+      await this.queue.schedule([{ eventId: delivery.eventId, attempts: delivery.attempts }]);
       return;
     }
-    const delivery: PendingDelivery = {
-      eventId: envelope.eventId,
-      instanceId,
-      state: 'pending',
-      attempts: 0,
-      scheduleStep: 0,
-      envelope: { ...envelope, eventData: inStoredKeyOrder(envelope.eventData) },
-    };
     await this.attempt(delivery, url, routing.signingSecret);
+  }
+
+  /**
+   * Attempts leaving the waiting room for the queue. Those that came from the queue go back a little later, so a slow
+   * receiver's backlog is not fetched again at once. (Should the job that brought one still be finishing, the copy is
+   * refused by job id and the row, still pending, is re-queued by the reconciler once overdue.)
+   */
+  private requeue(attempts: WaitingAttempt[], delayQueued: boolean): Promise<void> {
+    for (const { delivery } of attempts) if (this.held.get(delivery.eventId) === delivery.attempts) this.held.delete(delivery.eventId);
+    return this.queue.schedule(
+      attempts.map(({ delivery, queued }) => ({
+        eventId: delivery.eventId,
+        attempts: delivery.attempts,
+        delayMs: queued && delayQueued ? SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS) : 0,
+      })),
+    );
   }
 
   private startWaiting(): void {
@@ -183,23 +221,30 @@ export class WebhookDeliverer implements OnModuleDestroy {
   private watchWaiting(): void {
     if (this.waitingTimer) return;
     this.waitingTimer = setInterval(() => {
-      const expired = this.waiting.expired();
-      if (expired.length > 0) void this.queue.schedule(expired.map(({ envelope }) => ({ eventId: envelope.eventId, attempts: 0 })));
+      const now = Date.now();
+      const stalledSince = now - WAITING_FROM_QUEUE_STALL_MS;
+      const expired = this.waiting.expired(now, ({ url, queued }) => !queued || (this.lastQuick.get(url) ?? 0) < stalledSince);
+      if (expired.length > 0) void this.requeue(expired, true);
+      const urls = new Set(this.waiting.urls());
+      for (const url of this.lastQuick.keys()) if (!urls.has(url)) this.lastQuick.delete(url);
       if (this.waiting.size === 0) this.stopWatchingWaiting();
     }, WAITING_SWEEP_MS);
     this.waitingTimer.unref();
   }
 
   private stopWatchingWaiting(): void {
+    this.lastQuick.clear();
     clearInterval(this.waitingTimer);
     this.waitingTimer = undefined;
   }
 
+  /** Attempts (holding a slot of their URL) in flight here, from memory or from the queue, below `webhookConcurrency`. */
   private hasRoom(): boolean {
-    return !this.stopping && this.inFlight.size < this.config.webhookConcurrency;
+    return !this.stopping && this.slots.total < this.config.webhookConcurrency;
   }
 
   async process(job: Job<WebhookJob>, token?: string): Promise<void> {
+    if (this.held.get(job.data.eventId) === job.data.attempts) return;
     const delivery = await this.deliveries.forAttempt(job.data.eventId);
     // Stale jobs (already attempted, redelivered, finished or pruned) do nothing.
     if (!delivery || delivery.state !== 'pending' || delivery.attempts !== job.data.attempts) return;
@@ -215,17 +260,35 @@ export class WebhookDeliverer implements OnModuleDestroy {
       });
       return;
     }
-    const release = await this.slots.acquire(url, SLOT_WAIT_MS);
+    let release = this.hasRoom() ? this.slots.tryAcquire(url) : null;
+    if (!release) {
+      // No slot now: wait here without the job (it completes, the row stays pending; see `attemptCommitted` for what
+      // a worker dying meanwhile means), rather than delaying the job in Redis and loading the row again later.
+      const attempt = { instanceId: delivery.instanceId, url, delivery, queued: true, until: Date.now() + WAITING_FROM_QUEUE_STALL_MS };
+      if (this.hold(attempt, WAITING_PER_URL_FROM_QUEUE)) {
+        this.watchWaiting();
+        return;
+      }
+      release = await this.slots.acquire(url, SLOT_WAIT_MS);
+    }
     if (!release) {
       await job.moveToDelayed(Date.now() + SLOT_WAIT_MS + Math.floor(Math.random() * SLOT_WAIT_MS), token);
       throw new DelayedError();
     }
+    const startedAt = Date.now();
     try {
       await this.attempt(delivery, url, routing.signingSecret);
     } finally {
-      release();
-      this.startWaiting();
+      this.finished(url, startedAt, release);
     }
+  }
+
+  /** An attempt gave its URL's slot back: the slot goes to an attempt waiting here, if any may start. */
+  private finished(url: string, startedAt: number, release: () => void): void {
+    const now = Date.now();
+    if (this.waiting.size > 0 && now - startedAt < QUICK_ATTEMPT_MS) this.lastQuick.set(url, now);
+    release();
+    this.startWaiting();
   }
 
   private async attempt(delivery: PendingDelivery, url: string, secret: string | null): Promise<void> {
@@ -305,3 +368,15 @@ function describeFailure(statusCode: number, body: Buffer): string {
 }
 
 function noop(): void {}
+
+/** A committed event's first attempt, made from memory: its data in stored key order, as a retry will read it. */
+function firstDelivery(instanceId: string, envelope: EventEnvelope): PendingDelivery {
+  return {
+    eventId: envelope.eventId,
+    instanceId,
+    state: 'pending',
+    attempts: 0,
+    scheduleStep: 0,
+    envelope: { ...envelope, eventData: inStoredKeyOrder(envelope.eventData) },
+  };
+}
