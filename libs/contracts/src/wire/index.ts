@@ -1,0 +1,6 @@
+export * from './decode';
+export * from './operations';
+export * from './commands';
+export * from './jobs';
+export * from './sends';
+export * from './redis-values';
