@@ -205,17 +205,17 @@ const errorCodes = Object.keys(ERROR_CATALOGUE) as [ErrorCode, ...ErrorCode[]];
  * The reply envelope. An error code this process does not know (a newer worker's) reads as `internal` with the worker's
  * detail, rather than failing the decode.
  */
-export const commandReplySchema = z.union([
-  z.object({ v: wireVersionField, requestId: str, ok: z.literal(true), result: z.unknown() }),
-  z.object({ v: wireVersionField, requestId: str, ok: z.literal(false), notOwner: z.literal(true) }),
-  z.object({
-    v: wireVersionField,
-    requestId: str,
-    ok: z.literal(false),
-    code: z.string().transform((code): ErrorCode => ((errorCodes as string[]).includes(code) ? (code as ErrorCode) : 'internal')),
-    detail: str.optional(),
-  }),
-]);
+export const commandReplySchema = z.object({ v: wireVersionField, requestId: str }).and(
+  z.union([
+    z.object({ ok: z.literal(true), result: z.unknown() }),
+    z.object({ ok: z.literal(false), notOwner: z.literal(true) }),
+    z.object({
+      ok: z.literal(false),
+      code: z.string().transform((code): ErrorCode => ((errorCodes as string[]).includes(code) ? (code as ErrorCode) : 'internal')),
+      detail: str.optional(),
+    }),
+  ]),
+) satisfies z.ZodType<CommandReply>;
 
 /** What a process writes: the current version stamped on the envelope. */
 export function commandRequestOut<N extends CommandName>(request: CommandRequest<N>): CommandRequest<N> & { v: number } {
