@@ -30,7 +30,9 @@ describe('event envelope decoder (client, no schema library)', () => {
     expect(refusal(() => parseEventEnvelope('{"eventId"'))).toBe('the body is not JSON');
     expect(refusal(() => decodeEventEnvelope([ENVELOPE]))).toBe('the event is not a JSON object');
     expect(refusal(() => decodeEventEnvelope({ ...ENVELOPE, instanceId: 42 }))).toBe('instanceId: expected a non-empty string');
-    expect(refusal(() => decodeEventEnvelope({ ...ENVELOPE, receivedAt: 'yesterday-secret' }))).toBe('receivedAt: expected an ISO 8601 time');
+    expect(refusal(() => decodeEventEnvelope({ ...ENVELOPE, receivedAt: 'yesterday-secret' }))).toBe(
+      'receivedAt: expected an ISO 8601 time',
+    );
     expect(refusal(() => decodeEventEnvelope({ ...ENVELOPE, eventData: 'secret body' }))).toBe('eventData: expected an object');
   });
 });

@@ -150,7 +150,12 @@ export class CommandClient implements OnModuleDestroy {
           const requestId = looseRequestId(message);
           this.logger.warn({ boundary: 'command_reply', reason: (error as Error).message }, 'command reply refused: unreadable');
           if (requestId === undefined) return;
-          reply = { requestId, ok: false, code: 'internal', detail: `the worker's reply could not be read (${(error as WireDecodeError).reason})` };
+          reply = {
+            requestId,
+            ok: false,
+            code: 'internal',
+            detail: `the worker's reply could not be read (${(error as WireDecodeError).reason})`,
+          };
         }
         this.pending.get(reply.requestId)?.resolve(reply);
       });

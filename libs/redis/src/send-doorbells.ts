@@ -83,7 +83,11 @@ export class SendDoorbells implements OnModuleDestroy {
         await queue.add(JOB_NAMES.send, job, { jobId: job.messageId, ...SEND_JOB_OPTIONS });
       } else {
         await queue.addBulk(
-          doorbells.map(({ job }) => ({ name: JOB_NAMES.send, data: sendJobOut(job), opts: { jobId: job.messageId, ...SEND_JOB_OPTIONS } })),
+          doorbells.map(({ job }) => ({
+            name: JOB_NAMES.send,
+            data: sendJobOut(job),
+            opts: { jobId: job.messageId, ...SEND_JOB_OPTIONS },
+          })),
         );
       }
     } catch (error) {

@@ -57,7 +57,10 @@ export class SendQueueConsumers {
       return decodeWire('send_job', sendJobSchema, JOB_WIRE_VERSION, data);
     } catch (error) {
       if (!(error instanceof WireDecodeError)) throw error;
-      this.logger.warn({ boundary: error.boundary, jobId, reason: error.reason }, 'send job refused: unreadable (the message row stays for the reconciler)');
+      this.logger.warn(
+        { boundary: error.boundary, jobId, reason: error.reason },
+        'send job refused: unreadable (the message row stays for the reconciler)',
+      );
       throw new UnrecoverableError(`unreadable send job: ${error.reason}`);
     }
   }

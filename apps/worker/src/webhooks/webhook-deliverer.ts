@@ -216,7 +216,10 @@ export class WebhookDeliverer implements OnModuleDestroy {
       return decodeWire('webhook_job', webhookJobSchema, JOB_WIRE_VERSION, job.data);
     } catch (error) {
       if (!(error instanceof WireDecodeError)) throw error;
-      this.logger.warn({ boundary: error.boundary, jobId: job.id, reason: error.reason }, 'webhook job refused: unreadable (the delivery stays for the reconciler)');
+      this.logger.warn(
+        { boundary: error.boundary, jobId: job.id, reason: error.reason },
+        'webhook job refused: unreadable (the delivery stays for the reconciler)',
+      );
       throw new UnrecoverableError(`unreadable webhook job: ${error.reason}`);
     }
   }

@@ -57,17 +57,15 @@ const inboundSpec = z.object({
 });
 
 /** The network operation inside `network.perform`: its name must be known, its arguments are checked per operation. */
-const performArgs = z
-  .object({ name: z.string(), args: z.unknown() })
-  .superRefine((value, context) => {
-    const schemas = (OPERATION_SCHEMAS as Record<string, { args: z.ZodType } | undefined>)[value.name];
-    if (!schemas) {
-      context.addIssue({ code: 'custom', path: ['name'], message: `unknown network operation ${value.name}` });
-      return;
-    }
-    const parsed = schemas.args.safeParse(value.args);
-    if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ ...issue, path: ['args', ...issue.path] } as never);
-  }) as unknown as z.ZodType<CommandContract['network.perform']['args']>;
+const performArgs = z.object({ name: z.string(), args: z.unknown() }).superRefine((value, context) => {
+  const schemas = (OPERATION_SCHEMAS as Record<string, { args: z.ZodType } | undefined>)[value.name];
+  if (!schemas) {
+    context.addIssue({ code: 'custom', path: ['name'], message: `unknown network operation ${value.name}` });
+    return;
+  }
+  const parsed = schemas.args.safeParse(value.args);
+  if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ ...issue, path: ['args', ...issue.path] } as never);
+}) as unknown as z.ZodType<CommandContract['network.perform']['args']>;
 
 export const COMMAND_SCHEMAS: CommandSchemas = {
   'session.qr': { args: none, result: z.object({ code: str }) },

@@ -16,7 +16,8 @@ export type WireBoundary =
   | 'stored_send'
   | 'live_status'
   | 'sending_pause'
-  | 'worker_progress';
+  | 'worker_progress'
+  | 'group_store';
 
 /** Why a value was refused: `unknownVersion` when it came from a newer writer, otherwise the fields that are wrong. */
 export class WireDecodeError extends Error {

@@ -4,3 +4,4 @@ export * from './commands';
 export * from './jobs';
 export * from './sends';
 export * from './redis-values';
+export * from './stores';

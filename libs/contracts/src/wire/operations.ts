@@ -101,9 +101,7 @@ export const OPERATION_SCHEMAS: OperationSchemas = {
       longitude: num.optional(),
       memberSince: str.optional(),
       categories: z.array(z.object({ id: str, name: str })).optional(),
-      businessHours: z
-        .array(z.object({ dayOfWeek: str, mode: str, openTime: str.optional(), closeTime: str.optional() }))
-        .optional(),
+      businessHours: z.array(z.object({ dayOfWeek: str, mode: str, openTime: str.optional(), closeTime: str.optional() })).optional(),
       businessHoursTimeZone: str.optional(),
     }),
   },

@@ -45,4 +45,9 @@ export const PREVIOUS_RELEASE = {
   liveStatus: { status: 'connected', deviceId: '14155550123:7@s.whatsapp.net', updatedAt: 1_795_000_000_000, token: 12 },
   sendingPause: { code: 463, refusals: 3, probeAt: 1_795_000_060_000 },
   workerProgress: { pending: 4, resumed: 10, total: 14 },
+  /** `group_metadata.participants` as `GroupStoreRepository.save` writes it. */
+  groupMembers: [
+    { jid: '14155550123@s.whatsapp.net', role: 'superadmin' },
+    { jid: '447700900555@s.whatsapp.net', lid: '12345678901234@lid', role: 'member' },
+  ],
 } as const;

@@ -67,9 +67,7 @@ export const SEND_PAYLOAD_SCHEMAS: PayloadSchemas = {
   list: z.object({
     ...interactive,
     buttonText: str,
-    sections: z.array(
-      z.object({ title: str.optional(), rows: z.array(z.object({ id: str, title: str, description: str.optional() })) }),
-    ),
+    sections: z.array(z.object({ title: str.optional(), rows: z.array(z.object({ id: str, title: str, description: str.optional() })) })),
   }),
   edit: z.object({ ...target, text: str, mentions: strings.optional() }),
   delete: z.object({ ...target, senderId: str }),

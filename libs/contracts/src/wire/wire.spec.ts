@@ -6,6 +6,7 @@ import { OPERATION_SCHEMAS } from './operations';
 import { PREVIOUS_RELEASE as OLD } from './previous-release.fixtures';
 import { liveStatusSchema, REDIS_VALUE_WIRE_VERSION, sendingPauseSchema, workerResumeProgressSchema } from './redis-values';
 import { decodeStoredSend, storedPayloadJson } from './sends';
+import { groupMembersSchema } from './stores';
 
 /** The error a decode throws, for its reason and version. */
 function refusal(decode: () => unknown): WireDecodeError {
@@ -35,7 +36,14 @@ const versioned: { name: string; boundary: WireBoundary; schema: z.ZodType; curr
     old: OLD.replyOk,
     current_: { v: 2, ...OLD.replyOk },
   },
-  { name: 'send job', boundary: 'send_job', schema: sendJobSchema, current: JOB_WIRE_VERSION, old: OLD.sendJob, current_: sendJobOut(OLD.sendJob) },
+  {
+    name: 'send job',
+    boundary: 'send_job',
+    schema: sendJobSchema,
+    current: JOB_WIRE_VERSION,
+    old: OLD.sendJob,
+    current_: sendJobOut(OLD.sendJob),
+  },
   {
     name: 'webhook job',
     boundary: 'webhook_job',
@@ -157,5 +165,15 @@ describe('stored send payloads', () => {
     expect(refusal(() => decodeStoredSend('text', 'c', { ...text, v: 3 })).unknownVersion).toBe(3);
     expect(refusal(() => decodeStoredSend('hologram', 'c', text)).reason).toBe('unknown kind hologram');
     expect(refusal(() => decodeStoredSend('image', 'c', text)).reason).toBe('media: Invalid input');
+  });
+});
+
+describe('stored group members (jsonb, no v)', () => {
+  it('reads the members as the worker stores them, and names the member and field that is wrong', () => {
+    expect(decodeShape('group_store', groupMembersSchema, OLD.groupMembers)).toEqual(OLD.groupMembers);
+    const error = refusal(() =>
+      decodeShape('group_store', groupMembersSchema, [...OLD.groupMembers, { jid: 'x@s.whatsapp.net', role: 'owner' }]),
+    );
+    expect(error.reason).toContain('2.role');
   });
 });
