@@ -7,7 +7,7 @@ import {
   WireDecodeError,
   commandReplyOut,
   commandRequestSchema,
-  decodeWire,
+  decodeShape,
   decodeWireJson,
   isKnownCommand,
   refused,
@@ -100,7 +100,7 @@ export class CommandServer {
       throw new AppError('instance_unavailable', `this worker does not know command ${name}; it is older than the API`);
     }
     try {
-      const args = decodeWire('command_request', COMMAND_SCHEMAS[name].args, COMMAND_WIRE_VERSION, envelope.args) as unknown;
+      const args = decodeShape('command_request', COMMAND_SCHEMAS[name].args, envelope.args) as unknown;
       return { ...envelope, name, args } as CommandRequest;
     } catch (error) {
       if (!(error instanceof WireDecodeError)) throw error;
