@@ -58,7 +58,7 @@ describe('wire versions: a worker meeting shapes it cannot read', () => {
     const message = { requestId, replyTo, instanceId: 'ins_wire_none', deadline: Date.now() + 5_000, args: {}, ...request };
     expect(await redis.publish(workerCommandChannel(prefix, workerId), JSON.stringify(message))).toBe(1);
     return eventually(
-      async () => replies.get(requestId),
+      () => Promise.resolve(replies.get(requestId)),
       (reply) => reply !== undefined,
       5_000,
     ) as Promise<Record<string, unknown>>;

@@ -121,7 +121,7 @@ export class CommandClient implements OnModuleDestroy {
     deadlineMs = DEFAULT_DEADLINE_MS,
   ): Promise<OperationResult<N>> {
     const result = await this.request(instanceId, 'network.perform', { name, args }, deadlineMs);
-    return this.decodeResult(name, OPERATION_SCHEMAS[name].result, result) as OperationResult<N>;
+    return this.decodeResult(name, OPERATION_SCHEMAS[name].result, result);
   }
 
   /**

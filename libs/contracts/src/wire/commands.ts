@@ -64,7 +64,7 @@ const performArgs = z.object({ name: z.string(), args: z.unknown() }).superRefin
     return;
   }
   const parsed = schemas.args.safeParse(value.args);
-  if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ ...issue, path: ['args', ...issue.path] } as never);
+  if (!parsed.success) for (const issue of parsed.error.issues) context.addIssue({ ...issue, path: ['args', ...issue.path] });
 }) as unknown as z.ZodType<CommandContract['network.perform']['args']>;
 
 export const COMMAND_SCHEMAS: CommandSchemas = {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { type z } from 'zod';
 import { COMMAND_SCHEMAS, COMMAND_WIRE_VERSION, commandReplySchema, commandRequestOut, commandRequestSchema } from './commands';
 import { decodeShape, decodeWire, decodeWireJson, onDecodeFailure, WireDecodeError, type WireBoundary } from './decode';
 import { JOB_WIRE_VERSION, sendJobOut, sendJobSchema, webhookJobOut, webhookJobSchema } from './jobs';
