@@ -159,6 +159,7 @@ describe('stored send payloads', () => {
     const current = JSON.parse(storedPayloadJson(text)) as object;
     expect(current).toHaveProperty('v', 2);
     expect(decodeStoredSend('text', 'c@s.whatsapp.net', current)).toEqual({ kind: 'text', chatJid: 'c@s.whatsapp.net', payload: text });
+    expect(JSON.parse(storedPayloadJson({}))).toEqual({ v: 2 });
   });
 
   it('refuses a newer version, an unknown kind and a payload not of its kind', () => {
