@@ -17,7 +17,8 @@ export type WireBoundary =
   | 'live_status'
   | 'sending_pause'
   | 'worker_progress'
-  | 'group_store';
+  | 'group_store'
+  | 'sink_settings';
 
 /** Why a value was refused: `unknownVersion` when it came from a newer writer, otherwise the fields that are wrong. */
 export class WireDecodeError extends Error {
