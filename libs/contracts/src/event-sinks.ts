@@ -139,6 +139,6 @@ export function parseStoredSink(json: string): EventSinkSettings {
     return decodeShape('sink_settings', storedSinkSchema, value);
   } catch (error) {
     if (!(error instanceof WireDecodeError)) throw error;
-    throw new Error(`stored event sink settings are not readable (${error.reason})`);
+    throw new Error(`stored event sink settings are not readable (${error.reason})`, { cause: error });
   }
 }
