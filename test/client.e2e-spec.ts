@@ -50,12 +50,14 @@ describe('the typed client package (libs/client)', () => {
     });
     const expected = {
       names: [
+        'EventDecodeError',
         'EventStream',
         'GatewayClient',
         'GatewayConnectionError',
         'GatewayError',
         'WebhookVerificationError',
         'createGatewayClient',
+        'decodeEventEnvelope',
         'isValidIdempotencyKey',
         'newIdempotencyKey',
         'verifyWebhook',

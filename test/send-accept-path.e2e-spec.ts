@@ -116,7 +116,7 @@ describe('the send accept path', () => {
     });
     try {
       const jobs = await Promise.all(rows.map((row) => queue.getJob(row.id)));
-      expect(jobs.map((job) => job?.data)).toEqual(rows.map((row) => ({ instanceId: instance.id, messageId: row.id })));
+      expect(jobs.map((job) => job?.data)).toEqual(rows.map((row) => ({ v: 2, instanceId: instance.id, messageId: row.id })));
     } finally {
       await queue.close();
       connection.disconnect();

@@ -45,7 +45,8 @@ describe('MessageRepository on PostgreSQL', () => {
     seq: String(seq),
     kind: message.kind,
     chat_jid: message.chatJid,
-    payload: { ...message.payload },
+    // Stored with the wire version (docs/architecture.md, "Shapes on the wire and versions"); read back without it.
+    payload: { v: 2, ...message.payload },
     status: 'accepted',
     error: null,
     idempotency_key: message.idempotencyKey ?? null,
@@ -133,6 +134,33 @@ describe('MessageRepository on PostgreSQL', () => {
       expect(await messages.instancesWithStalePending([7], later)).toEqual([onShard7]);
       expect(await messages.instancesWithStalePending([7], new Date(Date.now() - 60_000))).toEqual([]);
       expect(await messages.instancesWithStalePending([], later)).toEqual([]);
+    });
+
+    it("reads the previous release's payloads (no v), and returns rows it cannot read as unreadable, with the reason", async () => {
+      const [instance] = await db.instances(1);
+      const insert = (id: string, seq: number, kind: string, payload: object) =>
+        db.rows('INSERT INTO messages (id, instance_id, seq, kind, chat_jid, payload) VALUES ($1, $2, $3, $4, $5, $6)', [
+          id,
+          instance,
+          seq,
+          kind,
+          '491701234567@s.whatsapp.net',
+          JSON.stringify(payload),
+        ]);
+      await insert('m1', 1, 'text', { text: 'previous release' });
+      await insert('m2', 2, 'text', { text: 7 });
+      await insert('m3', 3, 'text', { v: 3, text: 'newer' });
+      await insert('m4', 4, 'hologram', { text: 'unknown kind' });
+      const rows = await messages.pending(instance, 10);
+      expect(rows[0]).toMatchObject({ id: 'm1', kind: 'text', payload: { text: 'previous release' } });
+      expect(
+        rows.slice(1).map((row) => ('unreadable' in row ? [row.id, row.unreadable.reason, row.unreadable.unknownVersion] : row.id)),
+      ).toEqual([
+        ['m2', 'text: Invalid input: expected string, received number', undefined],
+        ['m3', 'version 3 is newer than this process understands (2)', 3],
+        ['m4', 'unknown kind hologram', undefined],
+      ]);
+      expect(await messages.find(instance, 'm2')).toMatchObject({ id: 'm2', status: 'accepted', unreadable: expect.any(Error) as Error });
     });
   });
 

@@ -1,3 +1,4 @@
+import { EventDecodeError } from './envelope.js';
 import { GatewayError } from './errors.js';
 import { EventStream, type StreamMessage, type StreamTransport } from './event-stream.js';
 
@@ -59,6 +60,17 @@ describe('EventStream', () => {
       { kind: 'gap', seq: 41, firstMissing: 4, oldestKept: 42 },
       { kind: 'event', seq: 42, event: envelope('kept') },
     ]);
+  });
+
+  it('stops with an EventDecodeError at an event that is not an envelope, after handing out the ones before it', async () => {
+    const broken = `id: 43\ndata: ${JSON.stringify({ ...envelope('x'), eventId: 7 })}\n\n`;
+    const { transport } = scripted([stream(frame(42, 'kept') + broken)]);
+    const taken: StreamMessage[] = [];
+    const reading = (async () => {
+      for await (const message of new EventStream(transport, { lastEventId: 41 })) taken.push(message);
+    })();
+    await expect(reading).rejects.toThrow(new EventDecodeError('event 43: eventId: expected a non-empty string'));
+    expect(taken).toEqual([{ kind: 'event', seq: 42, event: envelope('kept') }]);
   });
 
   it('waits out a 503 or 429 and tries again from the same position', async () => {

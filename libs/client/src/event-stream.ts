@@ -1,5 +1,6 @@
 import { backoffDelay, sleep } from './backoff.js';
 import { GatewayError, retryAfterSeconds } from './errors.js';
+import { EventDecodeError, parseEventEnvelope } from './envelope.js';
 import type { EventEnvelopeDto } from './generated/openapi.js';
 import { SseParser, type SseMessage } from './sse-parser.js';
 
@@ -184,9 +185,29 @@ function toStreamMessage(message: SseMessage): StreamMessage | undefined {
   const seq = message.id === undefined ? NaN : Number(message.id);
   if (!Number.isSafeInteger(seq)) return undefined;
   if (message.event === 'gap') {
-    const gap = JSON.parse(message.data) as { firstMissing: number; oldestKept: number };
-    return { kind: 'gap', seq, firstMissing: gap.firstMissing, oldestKept: gap.oldestKept };
+    return { kind: 'gap', seq, ...decodeGap(seq, message.data) };
   }
   if (message.event !== 'message') return undefined;
-  return { kind: 'event', seq, event: JSON.parse(message.data) as EventEnvelopeDto };
+  try {
+    return { kind: 'event', seq, event: parseEventEnvelope(message.data) };
+  } catch (error) {
+    // The stream stops at the event rather than skip it silently; `lastEventId: seq` resumes past it.
+    if (error instanceof EventDecodeError) throw new EventDecodeError(`event ${seq}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A gap notice's two numbers, checked: a gap read wrong would hide lost events. */
+function decodeGap(seq: number, data: string): { firstMissing: number; oldestKept: number } {
+  let gap: { firstMissing?: unknown; oldestKept?: unknown } | null;
+  try {
+    gap = JSON.parse(data) as typeof gap;
+  } catch {
+    throw new EventDecodeError(`gap ${seq}: not JSON`);
+  }
+  const { firstMissing, oldestKept } = gap ?? {};
+  if (!Number.isSafeInteger(firstMissing) || !Number.isSafeInteger(oldestKept)) {
+    throw new EventDecodeError(`gap ${seq}: firstMissing and oldestKept must be integers`);
+  }
+  return { firstMissing: firstMissing as number, oldestKept: oldestKept as number };
 }

@@ -17,6 +17,7 @@ export {
   type SuccessData,
 } from './gateway-client.js';
 export { EventStream, type EventStreamOptions, type StreamedEvent, type StreamGap, type StreamMessage } from './event-stream.js';
+export { decodeEventEnvelope, EventDecodeError } from './envelope.js';
 export { isValidIdempotencyKey, newIdempotencyKey } from './idempotency.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyWebhookOptions, type WebhookHeaders, type WebhookScheme } from './webhooks.js';
 export type { InstanceStatus, InstanceStatusMessage } from './stream-types.js';

@@ -61,6 +61,14 @@ describe('verifyWebhook', () => {
     });
   });
 
+  it('rejects a correctly signed body that is not an event envelope, naming the field', async () => {
+    const [, secret] = SECRETS[0];
+    const body = JSON.stringify({ ...(JSON.parse(BODY) as object), eventData: 'not an object' });
+    expect(await rejection(verifyWebhook({ secret, body, headers: signed(secret, body), now: NOW_SECONDS * 1000 }))).toBe(
+      'eventData: expected an object',
+    );
+  });
+
   it('rejects another key, a stale or future timestamp, and missing headers, naming the reason', async () => {
     const [, secret] = SECRETS[0];
     const headers = signed(secret);

@@ -1,3 +1,4 @@
+import { EventDecodeError, parseEventEnvelope } from './envelope.js';
 import type { EventEnvelopeDto } from './generated/openapi.js';
 
 /**
@@ -38,7 +39,7 @@ type HmacKey = Awaited<ReturnType<typeof globalThis.crypto.subtle.importKey>>;
 const encoder = new TextEncoder();
 
 /**
- * Checks a delivery's signature(s) and returns its event. Comparisons are constant-time (WebCrypto's HMAC verify), and
+ * Checks a delivery's signature(s) and returns its event, its envelope checked at run time (`decodeEventEnvelope`). Comparisons are constant-time (WebCrypto's HMAC verify), and
  * this runs wherever WebCrypto does: Node 20+, Deno, Bun, edge workers.
  */
 export async function verifyWebhook(options: VerifyWebhookOptions): Promise<EventEnvelopeDto> {
@@ -49,9 +50,11 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Even
   if (scheme === 'standard' || scheme === 'both') await verifyStandard(key, body, options);
   if (scheme === 'body' || scheme === 'both') await verifyBodySignature(key, body, options.headers);
   try {
-    return JSON.parse(new TextDecoder().decode(body)) as EventEnvelopeDto;
-  } catch {
-    throw new WebhookVerificationError('the body is not JSON');
+    return parseEventEnvelope(new TextDecoder().decode(body));
+  } catch (error) {
+    // Signed by the gateway yet not an envelope: answer 4xx like any other delivery that does not check out.
+    if (error instanceof EventDecodeError) throw new WebhookVerificationError(error.message);
+    throw error;
   }
 }
 

@@ -27,6 +27,11 @@ describe('event sink settings', () => {
       JSON.stringify({ kind: 'rabbitmq', url: 'amqp://u:p@h:5672/ev%2Fents', exchange: 'x', routingKey: 'k' }),
     );
     expect(sinkTarget(stored)).toBe('amqp://h:5672 vhost ev/ents exchange x key k');
-    expect(() => parseStoredSink('{"kind":"kafka"}')).toThrow('stored event sink settings are not readable');
+    expect(() => parseStoredSink('{"kind":"kafka"}')).toThrow(
+      "stored event sink settings are not readable (kind: Invalid discriminator value. Expected 'rabbitmq' | 'nats')",
+    );
+    expect(() => parseStoredSink('{"kind":"nats","url":"nats://u:secret@h"}')).toThrow(
+      'stored event sink settings are not readable (subject: Invalid input: expected string, received undefined)',
+    );
   });
 });

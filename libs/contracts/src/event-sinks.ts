@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { decodeShape, refused, WireDecodeError } from './wire/decode';
+
 /**
  * Event sinks: message brokers that receive the same envelopes as the webhook, per instance (or the customer's default).
  * The settings are validated here once, for the API's edge and for the worker that reads them back from storage.
@@ -118,19 +121,24 @@ export function isMaskedBrokerUrl(value: string): boolean {
   return value.includes(MASK_MARK);
 }
 
-/** Parses stored (decrypted) settings; throws on anything the API would not have accepted. */
+/** Stored settings as the API writes them (encrypted JSON); a field is only ever added, optional. */
+const storedSinkSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('rabbitmq'), url: z.string(), exchange: z.string(), routingKey: z.string() }),
+  z.object({ kind: z.literal('nats'), url: z.string(), subject: z.string() }),
+]) satisfies z.ZodType<EventSinkSettings>;
+
+/** Parses stored (decrypted) settings; throws, naming the field (never its value), on anything the API would not have accepted. */
 export function parseStoredSink(json: string): EventSinkSettings {
-  const value = JSON.parse(json) as Record<string, unknown>;
-  if (
-    value.kind === 'rabbitmq' &&
-    typeof value.url === 'string' &&
-    typeof value.exchange === 'string' &&
-    typeof value.routingKey === 'string'
-  ) {
-    return { kind: 'rabbitmq', url: value.url, exchange: value.exchange, routingKey: value.routingKey };
+  try {
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch {
+      throw refused('sink_settings', 'not JSON');
+    }
+    return decodeShape('sink_settings', storedSinkSchema, value);
+  } catch (error) {
+    if (!(error instanceof WireDecodeError)) throw error;
+    throw new Error(`stored event sink settings are not readable (${error.reason})`, { cause: error });
   }
-  if (value.kind === 'nats' && typeof value.url === 'string' && typeof value.subject === 'string') {
-    return { kind: 'nats', url: value.url, subject: value.subject };
-  }
-  throw new Error('stored event sink settings are not readable');
 }

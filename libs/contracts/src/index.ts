@@ -16,3 +16,4 @@ export * from './store-facts';
 export * from './message-limits';
 export * from './shards';
 export * from './worker-progress';
+export * from './wire';

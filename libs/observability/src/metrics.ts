@@ -14,6 +14,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { NextFunction, Request, Response } from 'express';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { APP_CONFIG, type AppConfig } from '@app/config';
+import { onDecodeFailure } from '@app/contracts';
 import { secretsEqual } from '@app/security';
 
 /** One Prometheus registry per process, with Node's default metrics and request timings. */
@@ -35,8 +36,17 @@ export class MetricsRegistry {
     registers: [this.registry],
   });
 
+  /** Values from another process (command, job, stored row, Redis value) this process refused to read, by boundary. */
+  readonly decodeFailures = new Counter({
+    name: 'gateway_decode_failures_total',
+    help: 'Values crossing a process boundary that did not decode (malformed, or written by a newer version), by boundary',
+    labelNames: ['boundary'] as const,
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    onDecodeFailure((boundary) => this.decodeFailures.inc({ boundary }));
   }
 }
 

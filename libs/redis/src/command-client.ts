@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { ZodType } from 'zod';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import {
   AppError,
+  COMMAND_SCHEMAS,
+  COMMAND_WIRE_VERSION,
+  OPERATION_SCHEMAS,
+  WireDecodeError,
+  commandReplySchema,
+  commandRequestOut,
+  decodeShape,
+  decodeWireJson,
   workerCommandChannel,
   shardOf,
   type CommandArgs,
@@ -19,6 +28,15 @@ import { RedisService } from './redis.service';
 import type { Subscription } from './subscription';
 
 const DEFAULT_DEADLINE_MS = 10_000;
+
+function looseRequestId(message: string): string | undefined {
+  try {
+    const value = JSON.parse(message) as { requestId?: unknown } | null;
+    return typeof value?.requestId === 'string' ? value.requestId : undefined;
+  } catch {
+    return undefined;
+  }
+}
 /** Pause before asking the owner map again after no owner, no listener or a "not mine" answer. */
 const RETRY_MS = 200;
 
@@ -33,6 +51,7 @@ interface Pending {
  */
 @Injectable()
 export class CommandClient implements OnModuleDestroy {
+  private readonly logger = new Logger(CommandClient.name);
   private readonly replyChannel: string;
   private subscriber: Promise<Subscription> | undefined;
   private readonly pending = new Map<string, Pending>();
@@ -64,7 +83,7 @@ export class CommandClient implements OnModuleDestroy {
       if (reply === 'timeout') throw new AppError('instance_unavailable');
       if (reply !== undefined && !('notOwner' in reply)) {
         if (!reply.ok) throw new AppError(reply.code, reply.detail);
-        return reply.result;
+        return this.decodeResult(name, COMMAND_SCHEMAS[name].result, reply.result);
       }
       await new Promise((resolve) => setTimeout(resolve, Math.min(RETRY_MS, Math.max(0, deadline - Date.now()))));
     }
@@ -84,7 +103,7 @@ export class CommandClient implements OnModuleDestroy {
     });
     try {
       const listeners = await this.redis
-        .publish(workerCommandChannel(this.config.queuePrefix, owner), JSON.stringify(request))
+        .publish(workerCommandChannel(this.config.queuePrefix, owner), JSON.stringify(commandRequestOut(request)))
         .catch(() => 0);
       if (listeners === 0) return undefined;
       return await reply;
@@ -101,14 +120,43 @@ export class CommandClient implements OnModuleDestroy {
     args: OperationArgs<N>,
     deadlineMs = DEFAULT_DEADLINE_MS,
   ): Promise<OperationResult<N>> {
-    return (await this.request(instanceId, 'network.perform', { name, args }, deadlineMs)) as OperationResult<N>;
+    const result = await this.request(instanceId, 'network.perform', { name, args }, deadlineMs);
+    return this.decodeResult(name, OPERATION_SCHEMAS[name].result, result);
+  }
+
+  /**
+   * A worker's answer checked by the command's (or operation's) result schema: one the API cannot read (a worker of
+   * another version, or a bug) is a 500 that names the command and the fields, never a wrong value passed on.
+   */
+  private decodeResult<T>(name: string, schema: ZodType<T>, result: unknown): T {
+    try {
+      return decodeShape('command_reply', schema, result);
+    } catch (error) {
+      if (!(error instanceof WireDecodeError)) throw error;
+      this.logger.warn({ boundary: error.boundary, command: name, reason: error.reason }, 'command reply refused: unreadable result');
+      throw new AppError('internal', `the worker answered ${name} with a result this API cannot read (${error.reason})`);
+    }
   }
 
   private listen(): Promise<Subscription> {
     this.subscriber ??= (async () => {
       const subscriber = this.redis.subscriber('command-replies');
       subscriber.on('message', (_channel: string, message: string) => {
-        const reply = JSON.parse(message) as CommandReply;
+        let reply: CommandReply;
+        try {
+          reply = decodeWireJson('command_reply', commandReplySchema, COMMAND_WIRE_VERSION, message);
+        } catch (error) {
+          // Unreadable: answered as an error when its request can be told, else that request runs into its deadline.
+          const requestId = looseRequestId(message);
+          this.logger.warn({ boundary: 'command_reply', reason: (error as Error).message }, 'command reply refused: unreadable');
+          if (requestId === undefined) return;
+          reply = {
+            requestId,
+            ok: false,
+            code: 'internal',
+            detail: `the worker's reply could not be read (${(error as WireDecodeError).reason})`,
+          };
+        }
         this.pending.get(reply.requestId)?.resolve(reply);
       });
       await subscriber.subscribe(this.replyChannel);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { JOB_NAMES, SEND_JOB_OPTIONS, shardOf, workerSendQueueName, type SendJob } from '@app/contracts';
+import { JOB_NAMES, SEND_JOB_OPTIONS, sendJobOut, shardOf, workerSendQueueName, type SendJob } from '@app/contracts';
 import { ShardOwnerMap } from '@app/database';
 import { RedisService } from './redis.service';
 import type { RedisConnection } from './connections';
@@ -83,7 +83,11 @@ export class SendDoorbells implements OnModuleDestroy {
         await queue.add(JOB_NAMES.send, job, { jobId: job.messageId, ...SEND_JOB_OPTIONS });
       } else {
         await queue.addBulk(
-          doorbells.map(({ job }) => ({ name: JOB_NAMES.send, data: job, opts: { jobId: job.messageId, ...SEND_JOB_OPTIONS } })),
+          doorbells.map(({ job }) => ({
+            name: JOB_NAMES.send,
+            data: sendJobOut(job),
+            opts: { jobId: job.messageId, ...SEND_JOB_OPTIONS },
+          })),
         );
       }
     } catch (error) {

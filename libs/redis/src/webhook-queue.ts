@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { JOB_NAMES, WEBHOOK_JOB_OPTIONS, WEBHOOK_QUEUE, webhookJobId, type WebhookJob } from '@app/contracts';
+import { JOB_NAMES, WEBHOOK_JOB_OPTIONS, WEBHOOK_QUEUE, webhookJobId, webhookJobOut, type WebhookJob } from '@app/contracts';
 import { RedisService } from './redis.service';
 import { OutageLog } from './outage-log';
 
@@ -22,7 +22,7 @@ export class WebhookQueue implements OnModuleDestroy {
       await this.producer().addBulk(
         jobs.map(({ eventId, attempts, delayMs }) => ({
           name: JOB_NAMES.deliver,
-          data: { eventId, attempts },
+          data: webhookJobOut({ eventId, attempts }),
           opts: { jobId: webhookJobId(eventId, attempts), delay: Math.max(0, Math.round(delayMs ?? 0)), ...WEBHOOK_JOB_OPTIONS },
         })),
       );

@@ -1,7 +1,14 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, workerResumeKey, type WorkerResumeProgress } from '@app/contracts';
+import {
+  AppError,
+  REDIS_VALUE_WIRE_VERSION,
+  decodeWireJsonOr,
+  workerResumeKey,
+  workerResumeProgressSchema,
+  type WorkerResumeProgress,
+} from '@app/contracts';
 import { CustomerRepository, DashboardUserRepository, ShardLeaseRepository } from '@app/database';
 import { RedisService } from '@app/redis';
 import { KeyResolver } from '../auth/key-resolver';
@@ -14,6 +21,7 @@ import type { CustomerSummaryDto, OverviewDto } from './dto/customer.dto';
 /** The operator's actions on a customer (users, password resets, disabling) and the deployment's health overview. */
 @Injectable()
 export class OperatorService {
+  private readonly logger = new Logger(OperatorService.name);
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly customers: CustomerRepository,
@@ -84,7 +92,11 @@ export class OperatorService {
     const values = await this.redis.mget(workerIds.map((id) => workerResumeKey(this.config.queuePrefix, id)));
     values.forEach((value, index) => {
       if (typeof value !== 'string') return;
-      const { pending, resumed, total } = JSON.parse(value) as WorkerResumeProgress;
+      const decoded = decodeWireJsonOr('worker_progress', workerResumeProgressSchema, REDIS_VALUE_WIRE_VERSION, value, (reason) =>
+        this.logger.warn({ workerId: workerIds[index], boundary: 'worker_progress', reason }, 'worker resume progress unreadable'),
+      );
+      if (!decoded) return;
+      const { pending, resumed, total } = decoded;
       progress.set(workerIds[index], { pending, resumed, total });
     });
     return progress;

@@ -1,6 +1,15 @@
-import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { AppError, liveStatusKey, liveStatusKeyPrefix, type InstanceScope, type LiveStatus } from '@app/contracts';
+import {
+  AppError,
+  REDIS_VALUE_WIRE_VERSION,
+  decodeWireJsonOr,
+  liveStatusKey,
+  liveStatusKeyPrefix,
+  liveStatusSchema,
+  type InstanceScope,
+  type LiveStatus,
+} from '@app/contracts';
 import { InstanceRepository } from '@app/database';
 import { KeyInvalidations, RedisService } from '@app/redis';
 
@@ -28,6 +37,7 @@ interface Cached {
  */
 @Injectable()
 export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger(LiveStatusReader.name);
   private readonly cache = new Map<string, Cached>();
   private readonly reading = new Map<string, { generation: number; value: Promise<string | null> }>();
   private readonly invalidations: KeyInvalidations;
@@ -76,7 +86,14 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
   async readMany(instanceIds: string[]): Promise<(LiveStatus | null)[]> {
     if (instanceIds.length === 0) return [];
     const values = await this.redis.mget(instanceIds.map((id) => liveStatusKey(this.config.queuePrefix, id)));
-    return values.map((value) => (value ? (JSON.parse(value) as LiveStatus) : null));
+    return values.map((value, index) => (value ? (this.decode(instanceIds[index], value) ?? null) : null));
+  }
+
+  /** The worker's live copy; one this API cannot read counts as missing (PostgreSQL has the status too). */
+  private decode(instanceId: string, stored: string): LiveStatus | undefined {
+    return decodeWireJsonOr('live_status', liveStatusSchema, REDIS_VALUE_WIRE_VERSION, stored, (reason) =>
+      this.logger.warn({ instanceId, boundary: 'live_status', reason }, 'live status unreadable; read from PostgreSQL'),
+    );
   }
 
   async read(scope: InstanceScope): Promise<LiveStatus> {
@@ -87,8 +104,9 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
     }
     const generation = this.invalidations.generation;
     const stored = await this.readRedis(key, generation);
-    if (stored) {
-      const value = Object.freeze(JSON.parse(stored) as LiveStatus);
+    const decoded = stored ? this.decode(scope.instanceId, stored) : undefined;
+    if (decoded) {
+      const value = Object.freeze(decoded);
       // Only when no push (and no loss) came in between: one may have been about this very key.
       if (this.invalidations.isLive && this.invalidations.generation === generation) this.remember(key, value);
       return value;

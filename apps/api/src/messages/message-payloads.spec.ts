@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { InstanceScope } from '@app/contracts';
+import { decodeStoredSend, storedPayloadJson, type InstanceScope } from '@app/contracts';
 import type { MediaRepository } from '@app/database';
 import { createValidationPipe } from '../common/validation';
 import type { PublicUrls } from '../common/public-urls';
@@ -48,7 +48,13 @@ const TO = '14155550123@s.whatsapp.net';
 const OTHER = '447700900555@s.whatsapp.net';
 const GROUP = '120363025246125486@g.us';
 const TARGET = '3EB0AAAAAAAAAAAAAAAAAA';
-const stored = (request: SendRequest) => ({ kind: request.kind, chatJid: request.chatJid, payload: request.payload });
+/** The stored send, after checking that the worker's decoder reads it back, as stored (with `v`) and as 04332bd stored it. */
+const stored = (request: SendRequest) => {
+  const send = { kind: request.kind, chatJid: request.chatJid, payload: request.payload };
+  expect(decodeStoredSend(send.kind, send.chatJid, JSON.parse(JSON.stringify(send.payload)))).toEqual(send);
+  expect(decodeStoredSend(send.kind, send.chatJid, JSON.parse(storedPayloadJson(send.payload)))).toEqual(send);
+  return send;
+};
 
 describe('stored send payloads', () => {
   it('text: the body under `text` (from `message` or `text`) and only the options given', async () => {

@@ -1,13 +1,22 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { toBuffer } from 'qrcode';
-import { AppError, isPaired, sendingPauseKey, type InstanceScope, type SendingPause } from '@app/contracts';
+import {
+  AppError,
+  REDIS_VALUE_WIRE_VERSION,
+  decodeWireJsonOr,
+  isPaired,
+  sendingPauseKey,
+  sendingPauseSchema,
+  type InstanceScope,
+} from '@app/contracts';
 import { CommandClient, RedisService } from '@app/redis';
 import { LiveStatusReader } from '../instance-state/live-status.reader';
 import type { HistoryFlushStartedDto, PairCodeDto, QrCodeDto, SendingPauseDto, SessionStatusDto } from './dto/session.dto';
 
 @Injectable()
 export class SessionService {
+  private readonly logger = new Logger(SessionService.name);
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly commands: CommandClient,
@@ -46,7 +55,10 @@ export class SessionService {
   private async sendingPause(scope: InstanceScope): Promise<SendingPauseDto | undefined> {
     const stored = await this.redis.client.get(sendingPauseKey(this.config.queuePrefix, scope.instanceId));
     if (!stored) return undefined;
-    const pause = JSON.parse(stored) as SendingPause;
+    const pause = decodeWireJsonOr('sending_pause', sendingPauseSchema, REDIS_VALUE_WIRE_VERSION, stored, (reason) =>
+      this.logger.warn({ instanceId: scope.instanceId, boundary: 'sending_pause', reason }, 'sending pause unreadable; not shown'),
+    );
+    if (!pause) return undefined;
     return {
       state: Date.now() < pause.probeAt ? 'paused' : 'probing',
       code: pause.code,

@@ -1,5 +1,6 @@
 import type { AppConfig } from '@app/config';
-import { FencedOutError, type StoredMessage } from '@app/database';
+import { WireDecodeError } from '@app/contracts';
+import { FencedOutError, type StoredMessage, type UnreadableMessage } from '@app/database';
 import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { SendBreaker } from './send-breaker';
 import { SendDispatcher } from './send-dispatcher';
@@ -11,8 +12,10 @@ function message(id: string, seq: number): StoredMessage {
 }
 
 /** The dispatcher over in-memory fakes: rows stay `accepted` until an outcome is recorded, as in PostgreSQL. */
-function setUp(options: { failRecords?: number; intervalMs?: number; fencedOutAt?: string } = {}) {
-  const rows = [message('m1', 1), message('m2', 2), message('m3', 3)];
+function setUp(
+  options: { failRecords?: number; intervalMs?: number; fencedOutAt?: string; rows?: (StoredMessage | UnreadableMessage)[] } = {},
+) {
+  const rows = options.rows ?? [message('m1', 1), message('m2', 2), message('m3', 3)];
   const recorded: string[] = [];
   const sent: string[] = [];
   let failRecords = options.failRecords ?? 0;
@@ -26,7 +29,9 @@ function setUp(options: { failRecords?: number; intervalMs?: number; fencedOutAt
       if (id === options.fencedOutAt) return Promise.reject(new FencedOutError(fence));
       return Promise.resolve(!recorded.includes(id));
     },
-    recordOutcome: (_instanceId: string, id: string) => {
+    outcomes: [] as { id: string; outcome: { status: string; error?: string } }[],
+    recordOutcome(_instanceId: string, id: string, outcome: { status: string; error?: string }) {
+      this.outcomes.push({ id, outcome });
       if (failRecords > 0) {
         failRecords -= 1;
         return Promise.reject(new Error('database unavailable'));
@@ -69,10 +74,40 @@ function setUp(options: { failRecords?: number; intervalMs?: number; fencedOutAt
     new SendBreaker({ refusals: 3, windowSeconds: 600, coolDownSeconds: 900 }),
     { paused: () => Promise.resolve(), resumed: () => Promise.resolve() } as never,
   );
-  return { dispatcher, sent, recorded, claims: messages.claims, lost };
+  return { dispatcher, sent, recorded, claims: messages.claims, outcomes: messages.outcomes, lost };
 }
 
 describe('SendDispatcher', () => {
+  const unreadable = (id: string, seq: number, error: WireDecodeError): UnreadableMessage => ({
+    id,
+    kind: 'text',
+    chatJid: '447700900123@s.whatsapp.net',
+    seq: BigInt(seq),
+    status: 'accepted',
+    unreadable: error,
+  });
+
+  it('fails a stored send it cannot read with the reason, never sends it, and goes on with the next', async () => {
+    const bad = unreadable('m1', 1, new WireDecodeError('stored_send', 'text: Invalid input: expected string, received number'));
+    const { dispatcher, sent, outcomes } = setUp({ rows: [bad, message('m2', 2)] });
+    await dispatcher.kick(INSTANCE);
+    expect(sent).toEqual(['m2']);
+    expect(outcomes).toEqual([
+      {
+        id: 'm1',
+        outcome: { status: 'failed', error: 'the stored send could not be read (text: Invalid input: expected string, received number)' },
+      },
+      { id: 'm2', outcome: { status: 'sent' } },
+    ]);
+  });
+
+  it('leaves a stored send of a newer version accepted for an upgraded worker, and keeps the later ones behind it', async () => {
+    const newer = unreadable('m1', 1, new WireDecodeError('stored_send', 'version 3 is newer than this process understands (2)', 3));
+    const { dispatcher, sent, outcomes, claims } = setUp({ rows: [newer, message('m2', 2)] });
+    await dispatcher.kick(INSTANCE);
+    expect({ sent, outcomes, claims }).toEqual({ sent: [], outcomes: [], claims: [] });
+  });
+
   it('claims each message in PostgreSQL under its lease token before sending it, and sends nothing the claim refuses', async () => {
     const { dispatcher, sent, recorded, claims, lost } = setUp({ fencedOutAt: 'm2' });
     await dispatcher.kick(INSTANCE);

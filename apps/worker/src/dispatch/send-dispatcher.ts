@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { PermanentSendError, passesEventFilters, shardOf, type NormalisedEvent } from '@app/contracts';
-import { FencedOutError, MessageRepository, type Fence, type StoredMessage } from '@app/database';
+import { FencedOutError, MessageRepository, type Fence, type StoredMessage, type UnreadableMessage } from '@app/database';
 import { normalise, type SentMessage } from '@app/messaging';
 import { EventFanout } from '../events/event-fanout';
 import { EventRoutingCache } from '../events/event-routing.cache';
@@ -42,6 +42,8 @@ export class SendDispatcher {
   private readonly stopped = new AbortController();
   /** Per instance: the kick that ends its sends' pause (see `SendBreaker`). */
   private readonly pauseEnds = new Map<string, NodeJS.Timeout>();
+  /** Stored sends from a newer API, logged once each: they wait (accepted) for an upgraded worker. */
+  private readonly waitingForUpgrade = new Set<string>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -111,6 +113,10 @@ export class SendDispatcher {
           this.unrecorded.delete(message.id);
           continue;
         }
+        if ('unreadable' in message) {
+          if (!(await this.unreadable(instanceId, message, shard))) return;
+          continue;
+        }
         // Sends paused after repeated restriction refusals: the rows stay accepted, in order, until the probe's turn.
         const permit = this.breaker.permit(instanceId);
         if (!permit.allowed) return this.resumeAt(instanceId, permit.until);
@@ -128,6 +134,30 @@ export class SendDispatcher {
       }
       if (batch.length === BATCH) state.again = true;
     } while (state.again);
+  }
+
+  /**
+   * A row this worker cannot read as a send. Written by a newer API (an unknown version): left `accepted` for an upgraded
+   * worker, and the drain stops there so later messages keep their order (false). Malformed: failed with the reason,
+   * like a send the network refused, and the drain goes on (true). Never sent, never retried in a loop.
+   */
+  private async unreadable(instanceId: string, message: UnreadableMessage, shard: number): Promise<boolean> {
+    const { reason, unknownVersion } = message.unreadable;
+    if (unknownVersion !== undefined) {
+      if (!this.waitingForUpgrade.has(message.id)) {
+        this.waitingForUpgrade.add(message.id);
+        this.logger.warn({ instanceId, messageId: message.id, boundary: 'stored_send', reason }, 'stored send waits for a newer worker');
+      }
+      return false;
+    }
+    const fence = this.lease.fence(shard);
+    if (!fence) return false;
+    if (!(await this.messages.claim(instanceId, message.id, fence))) return true;
+    const error = `the stored send could not be read (${reason})`;
+    this.logger.warn({ instanceId, messageId: message.id, boundary: 'stored_send', reason }, 'stored send failed: unreadable');
+    const events = [normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'failed', error })];
+    await this.recordOnce(instanceId, message.id, fence, { outcome: { status: 'failed', error }, events });
+    return true;
   }
 
   /** False when the network could not take the message now: stop and retry the same row later. */

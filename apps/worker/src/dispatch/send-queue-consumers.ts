@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Queue, Worker } from 'bullmq';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { shardOf, workerSendQueueName, type SendJob } from '@app/contracts';
+import { JOB_WIRE_VERSION, WireDecodeError, decodeWire, sendJobSchema, shardOf, workerSendQueueName, type SendJob } from '@app/contracts';
 import { RedisService, SendDoorbells, type RedisConnection } from '@app/redis';
 import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { SendDispatcher } from './send-dispatcher';
@@ -36,7 +36,7 @@ export class SendQueueConsumers {
     if (this.worker) return;
     this.connection ??= this.redis.connect('send-consumers', { maxRetriesPerRequest: null });
     this.queueName = workerSendQueueName(workerId);
-    const worker = new Worker<SendJob>(this.queueName, (job) => this.take(workerId, job.data), {
+    const worker = new Worker<SendJob>(this.queueName, (job) => this.take(workerId, this.decode(job.id, job.data)), {
       connection: this.connection,
       prefix: this.config.queuePrefix,
       // Jobs for one instance join the same drain, so a high number only lets more instances proceed at once.
@@ -45,6 +45,24 @@ export class SendQueueConsumers {
     const outage = new OutageLog(this.logger, 'send queue');
     worker.on('error', (error) => outage.error(error));
     this.worker = worker;
+  }
+
+  /**
+   * The job's data as this worker reads it. One it cannot read (a newer API's, or damaged) fails as unrecoverable with
+   * the reason: nothing is lost, as the message row stays `accepted` in PostgreSQL and the reconciler (or the drain when
+   * the session opens) sends it.
+   */
+  private decode(jobId: string | undefined, data: unknown): SendJob {
+    try {
+      return decodeWire('send_job', sendJobSchema, JOB_WIRE_VERSION, data);
+    } catch (error) {
+      if (!(error instanceof WireDecodeError)) throw error;
+      this.logger.warn(
+        { boundary: error.boundary, jobId, reason: error.reason },
+        'send job refused: unreadable (the message row stays for the reconciler)',
+      );
+      throw new UnrecoverableError(`unreadable send job: ${error.reason}`);
+    }
   }
 
   private async take(workerId: string, job: SendJob): Promise<void> {

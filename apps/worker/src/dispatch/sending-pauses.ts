@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { sendingPauseKey, type SendingPause } from '@app/contracts';
+import { REDIS_VALUE_WIRE_VERSION, sendingPauseKey, type SendingPause } from '@app/contracts';
 import { RedisService } from '@app/redis';
 
 /** How long after its probe time a pause record outlives a worker that died before it could clear it. */
@@ -20,7 +20,12 @@ export class SendingPauses {
   async paused(instanceId: string, pause: SendingPause): Promise<void> {
     const ttl = Math.max(1, pause.probeAt - Date.now()) + STALE_AFTER_PROBE_MS;
     try {
-      await this.redis.client.set(sendingPauseKey(this.config.queuePrefix, instanceId), JSON.stringify(pause), 'PX', ttl);
+      await this.redis.client.set(
+        sendingPauseKey(this.config.queuePrefix, instanceId),
+        JSON.stringify({ v: REDIS_VALUE_WIRE_VERSION, ...pause }),
+        'PX',
+        ttl,
+      );
     } catch (error) {
       this.logger.warn(`${instanceId}: the sending pause is not shown in its status: ${(error as Error).message}`);
     }

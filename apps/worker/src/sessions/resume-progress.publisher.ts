@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { workerResumeKey, type WorkerResumeProgress } from '@app/contracts';
+import { REDIS_VALUE_WIRE_VERSION, workerResumeKey, type WorkerResumeProgress } from '@app/contracts';
 import { RedisService } from '@app/redis';
 import { ShardCoordinator } from '../shards/shard-coordinator';
 import { ResumePacer } from './resume-pacer';
@@ -44,7 +44,7 @@ export class ResumeProgressPublisher implements OnApplicationBootstrap, OnModule
   private async publish(): Promise<void> {
     if (this.writing || !this.timer) return;
     const progress: WorkerResumeProgress = this.pacer.progress();
-    const value = JSON.stringify(progress);
+    const value = JSON.stringify({ v: REDIS_VALUE_WIRE_VERSION, ...progress });
     if (value === this.published && Date.now() - this.publishedAt < REFRESH_EVERY_MS) return;
     this.writing = true;
     try {

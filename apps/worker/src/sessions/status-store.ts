@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { liveStatusKey, type InstanceStatus, type LiveStatus } from '@app/contracts';
+import { REDIS_VALUE_WIRE_VERSION, liveStatusKey, type InstanceStatus, type LiveStatus } from '@app/contracts';
 import { InstanceLifecycleRepository, type Fence } from '@app/database';
 import { RedisService } from '@app/redis';
 
@@ -45,7 +45,7 @@ export class StatusStore {
       SET_UNLESS_NEWER,
       1,
       liveStatusKey(this.config.queuePrefix, instanceId),
-      JSON.stringify(live),
+      JSON.stringify({ v: REDIS_VALUE_WIRE_VERSION, ...live }),
       fence.token,
     );
   }

@@ -1,7 +1,15 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import { DelayedError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { APP_CONFIG, type AppConfig } from '@app/config';
-import { WEBHOOK_QUEUE, type EventEnvelope, type WebhookJob } from '@app/contracts';
+import {
+  JOB_WIRE_VERSION,
+  WEBHOOK_QUEUE,
+  WireDecodeError,
+  decodeWire,
+  webhookJobSchema,
+  type EventEnvelope,
+  type WebhookJob,
+} from '@app/contracts';
 import { WebhookDeliveryRepository, inStoredKeyOrder, type AttemptRecord, type DeliveryOutcome, type PendingDelivery } from '@app/database';
 import type { ShutdownDeadline } from '@app/observability';
 import { RedisService, WebhookQueue } from '@app/redis';
@@ -243,11 +251,29 @@ export class WebhookDeliverer implements OnModuleDestroy {
     return !this.stopping && this.slots.total < this.config.webhookConcurrency;
   }
 
+  /**
+   * The job's data as this worker reads it. One it cannot read (a newer worker's, or damaged) fails as unrecoverable
+   * with the reason; the delivery row stays pending in PostgreSQL and the reconciler schedules it again.
+   */
+  private decode(job: Job<WebhookJob>): WebhookJob {
+    try {
+      return decodeWire('webhook_job', webhookJobSchema, JOB_WIRE_VERSION, job.data);
+    } catch (error) {
+      if (!(error instanceof WireDecodeError)) throw error;
+      this.logger.warn(
+        { boundary: error.boundary, jobId: job.id, reason: error.reason },
+        'webhook job refused: unreadable (the delivery stays for the reconciler)',
+      );
+      throw new UnrecoverableError(`unreadable webhook job: ${error.reason}`);
+    }
+  }
+
   async process(job: Job<WebhookJob>, token?: string): Promise<void> {
-    if (this.held.get(job.data.eventId) === job.data.attempts) return;
-    const delivery = await this.deliveries.forAttempt(job.data.eventId);
+    const data = this.decode(job);
+    if (this.held.get(data.eventId) === data.attempts) return;
+    const delivery = await this.deliveries.forAttempt(data.eventId);
     // Stale jobs (already attempted, redelivered, finished or pruned) do nothing.
-    if (!delivery || delivery.state !== 'pending' || delivery.attempts !== job.data.attempts) return;
+    if (!delivery || delivery.state !== 'pending' || delivery.attempts !== data.attempts) return;
     const routing = await this.routing.get(delivery.instanceId);
     const url = routing?.webhookUrl ?? null;
     if (!routing || !url) {

@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import type { GroupInfo, GroupMember } from '@app/contracts';
+import { Injectable, Logger } from '@nestjs/common';
+import { WireDecodeError, decodeShape, groupMembersSchema, type GroupInfo, type GroupMember } from '@app/contracts';
 import type { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
 
@@ -20,6 +20,8 @@ export interface GroupMetadataPatch {
 /** The group metadata an instance knows, as the worker learned it from the network. */
 @Injectable()
 export class GroupStoreRepository {
+  private readonly logger = new Logger(GroupStoreRepository.name);
+
   constructor(private readonly prisma: PrismaService) {}
 
   /** The network described the whole group: the stored copy becomes exactly that. */
@@ -52,7 +54,9 @@ export class GroupStoreRepository {
       const row = await tx.groupMetadata.findUnique({ where: { instanceId_jid: { instanceId, jid } } });
       if (!row) return;
       const { join, leave, roles, ...settings } = patch;
-      let participants = row.participants as unknown as GroupMember[];
+      let participants = this.members(instanceId, jid, row.participants);
+      // Unreadable: a patch cannot be applied to it; the next full read of the group replaces it.
+      if (!participants) return;
       if (join?.length) {
         const known = new Set(participants.map((member) => member.jid));
         const newcomers = join.filter((person) => !known.has(person.jid));
@@ -75,7 +79,9 @@ export class GroupStoreRepository {
 
   async find(instanceId: string, jid: string): Promise<GroupInfo | null> {
     const row = await this.prisma.groupMetadata.findUnique({ where: { instanceId_jid: { instanceId, jid } } });
-    if (!row) return null;
+    const participants = row ? this.members(instanceId, jid, row.participants) : undefined;
+    // A copy whose members cannot be read is no copy: the caller reads the group from the network.
+    if (!row || !participants) return null;
     return {
       jid: row.jid,
       name: row.name,
@@ -90,7 +96,18 @@ export class GroupStoreRepository {
       isCommunity: row.isCommunity,
       ...(row.parentJid ? { parentJid: row.parentJid } : {}),
       isAnnouncement: row.isAnnouncement,
-      participants: row.participants as unknown as GroupMember[],
+      participants,
     };
+  }
+
+  /** The stored members, decoded; undefined (logged and counted) when they do not decode. */
+  private members(instanceId: string, jid: string, stored: unknown): GroupMember[] | undefined {
+    try {
+      return decodeShape('group_store', groupMembersSchema, stored);
+    } catch (error) {
+      if (!(error instanceof WireDecodeError)) throw error;
+      this.logger.warn({ instanceId, groupJid: jid, boundary: error.boundary, reason: error.reason }, 'stored group members unreadable');
+      return undefined;
+    }
   }
 }

@@ -1,3 +1,4 @@
+import { storedPayloadJson } from '@app/contracts';
 import { isDataError, type Queryable } from './statement-batcher';
 
 /** What the batcher needs of a new message (the repository's `NewMessage`). */
@@ -102,7 +103,7 @@ export class MessageGroupCommit {
 
   accept(instanceId: string, message: GroupCommitMessage): Promise<GroupCommitResult> {
     return new Promise<GroupCommitResult>((resolve, reject) => {
-      const entry: Entry = { message, payload: JSON.stringify(message.payload), resolve, reject };
+      const entry: Entry = { message, payload: storedPayloadJson(message.payload), resolve, reject };
       let lane = this.lanes.get(instanceId);
       if (!lane) {
         lane = { queue: [], running: false };

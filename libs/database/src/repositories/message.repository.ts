@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EventType, type OutboundMessage, type Send } from '@app/contracts';
+import { WireDecodeError, decodeStoredSend, type EventType, type OutboundMessage, type Send } from '@app/contracts';
 import type { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
 import { FencedOutError, fenceHolds, type Fence } from './fence';
@@ -29,11 +29,27 @@ export type StoredMessage = OutboundMessage & {
 };
 
 /**
- * A stored row as the send it was accepted as. The API wrote `payload` from the typed send of the row's `kind` (the
- * JSON shape of a kind only ever gains optional fields), so the row is read as that send without a second check.
+ * A stored row this process cannot read as a send: a payload that does not decode as its kind's, an unknown kind, or
+ * (`unknownVersion`) one written by a newer API. The worker fails the first two with `reason` and leaves the last for
+ * an upgraded worker.
  */
-function storedSend(kind: string, chatJid: string, payload: unknown): Send {
-  return { kind, chatJid, payload } as Send;
+export interface UnreadableMessage {
+  id: string;
+  kind: string;
+  chatJid: string;
+  seq: bigint;
+  status: 'accepted' | 'sent' | 'failed';
+  unreadable: WireDecodeError;
+}
+
+/** A stored row as the send it was accepted as, decoded by its kind's schema (see `decodeStoredSend`). */
+function storedSend(kind: string, chatJid: string, payload: unknown): Send | WireDecodeError {
+  try {
+    return decodeStoredSend(kind, chatJid, payload);
+  } catch (error) {
+    if (error instanceof WireDecodeError) return error;
+    throw error;
+  }
 }
 
 @Injectable()
@@ -61,7 +77,7 @@ export class MessageRepository {
   }
 
   /** The instance's accepted, not yet dispatched messages in acceptance order. */
-  async pending(instanceId: string, limit: number): Promise<StoredMessage[]> {
+  async pending(instanceId: string, limit: number): Promise<(StoredMessage | UnreadableMessage)[]> {
     // On the pool directly: the drain runs this once per message at low rates, and the query engine's cost per call shows.
     const { rows } = await this.prisma.pool.query<{
       id: string;
@@ -75,13 +91,14 @@ export class MessageRepository {
       `SELECT id, kind, chat_jid, payload, seq::text AS seq_text, accepted_at FROM messages WHERE instance_id = $1 AND status = 'accepted' ORDER BY messages.seq LIMIT $2`,
       [instanceId, limit],
     );
-    return rows.map((row) => ({
-      ...storedSend(row.kind, row.chat_jid, row.payload),
-      id: row.id,
-      seq: BigInt(row.seq_text),
-      status: 'accepted',
-      acceptedAt: row.accepted_at,
-    }));
+    return rows.map((row) => {
+      const send = storedSend(row.kind, row.chat_jid, row.payload);
+      const seq = BigInt(row.seq_text);
+      if (send instanceof WireDecodeError) {
+        return { id: row.id, kind: row.kind, chatJid: row.chat_jid, seq, status: 'accepted', unreadable: send };
+      }
+      return { ...send, id: row.id, seq, status: 'accepted', acceptedAt: row.accepted_at };
+    });
   }
 
   /**
@@ -130,10 +147,14 @@ export class MessageRepository {
     return rows[0].claimed;
   }
 
-  async find(instanceId: string, id: string): Promise<StoredMessage | null> {
+  async find(instanceId: string, id: string): Promise<StoredMessage | UnreadableMessage | null> {
     const row = await this.prisma.message.findFirst({ where: { id, instanceId } });
     if (!row) return null;
-    return { ...storedSend(row.kind, row.chatJid, row.payload), id: row.id, seq: row.seq, status: row.status };
+    const send = storedSend(row.kind, row.chatJid, row.payload);
+    if (send instanceof WireDecodeError) {
+      return { id: row.id, kind: row.kind, chatJid: row.chatJid, seq: row.seq, status: row.status, unreadable: send };
+    }
+    return { ...send, id: row.id, seq: row.seq, status: row.status };
   }
 
   /** Instances of these shards with messages accepted before `olderThan` and still not dispatched. */
