@@ -12,6 +12,17 @@ interface Doorbell {
   done: () => void;
 }
 
+/**
+ * One job per instance (and re-routing mark) for the doorbells of one turn, the last one rung: which message id names
+ * the job does not matter, each was committed before this flush. A re-routed job is kept apart: a worker passes on only
+ * jobs not yet re-routed.
+ */
+export function coalesced(doorbells: readonly { job: SendJob }[]): SendJob[] {
+  const last = new Map<string, SendJob>();
+  for (const { job } of doorbells) last.set(job.rerouted ? `${job.instanceId}:rerouted` : job.instanceId, job);
+  return [...last.values()];
+}
+
 /** Queues of workers that stopped being rung are closed after this long, so a fleet's churn does not pile up clients. */
 const IDLE_QUEUE_CLOSE_MS = 60_000;
 
@@ -38,9 +49,12 @@ export class SendDoorbells implements OnModuleDestroy {
 
   /**
    * Rings the owner of the instance's shard; resolves once the doorbell is queued, skipped or failed (never rejects).
-   * Doorbells rung in the same turn of the event loop (the accepts of one group commit) go to Redis together, one
-   * `addBulk` per owner, each job with its message id as job id. `reread` asks the lease table again rather than trust a
-   * map up to a second old (a worker passing a doorbell on); `except` is never rung (that worker does not own the shard).
+   * Doorbells rung in the same turn of the event loop (the accepts of one group commit) go to Redis together: one job
+   * per instance and owner, since a job only kicks the instance's drain, which reads every committed row from PostgreSQL.
+   * Every doorbell of a turn was rung after its own row committed, so the one job queued for them (with the message id of
+   * the last one as job id) wakes the drain after all of those commits: no wake-up is lost by coalescing. `reread` asks
+   * the lease table again rather than trust a map up to a second old (a worker passing a doorbell on); `except` is never
+   * rung (that worker does not own the shard).
    */
   async ring(job: SendJob, options: { reread?: boolean; except?: string } = {}): Promise<boolean> {
     let owner: string | undefined;
@@ -76,18 +90,17 @@ export class SendDoorbells implements OnModuleDestroy {
   }
 
   private async send(owner: string, doorbells: Doorbell[]): Promise<void> {
+    const jobs = coalesced(doorbells);
     try {
       const queue = this.queueOf(owner);
-      if (doorbells.length === 1) {
-        const [{ job }] = doorbells;
+      if (jobs.length === 1) {
+        const [job] = jobs;
         await queue.add(JOB_NAMES.send, job, { jobId: job.messageId, ...SEND_JOB_OPTIONS });
       } else {
-        await queue.addBulk(
-          doorbells.map(({ job }) => ({ name: JOB_NAMES.send, data: job, opts: { jobId: job.messageId, ...SEND_JOB_OPTIONS } })),
-        );
+        await queue.addBulk(jobs.map((job) => ({ name: JOB_NAMES.send, data: job, opts: { jobId: job.messageId, ...SEND_JOB_OPTIONS } })));
       }
     } catch (error) {
-      const what = doorbells.length === 1 ? `send job for ${doorbells[0].job.messageId}` : `${doorbells.length} send jobs`;
+      const what = jobs.length === 1 ? `send job for ${jobs[0].messageId}` : `${jobs.length} send jobs`;
       this.logger.warn(`${what} not queued (the reconciler will pick them up): ${(error as Error).message}`);
     } finally {
       for (const { done } of doorbells) done();
