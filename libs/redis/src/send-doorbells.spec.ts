@@ -5,17 +5,20 @@ import type { RedisService } from './redis.service';
 import { SendDoorbells } from './send-doorbells';
 
 const added: { queue: string; jobs: { name: string; data: SendJob; jobId?: string }[] }[] = [];
+/** How long the fake Redis takes to queue a batch. */
+const latency = { ms: 0 };
+const queued = () => new Promise((resolve) => (latency.ms > 0 ? setTimeout(resolve, latency.ms) : resolve(undefined)));
 
 jest.mock('bullmq', () => ({
   Queue: class {
     constructor(readonly name: string) {}
     on(): void {}
     async add(name: string, data: SendJob, opts: { jobId?: string }) {
-      await Promise.resolve();
+      await queued();
       added.push({ queue: this.name, jobs: [{ name, data, jobId: opts.jobId }] });
     }
     async addBulk(jobs: { name: string; data: SendJob; opts: { jobId?: string } }[]) {
-      await Promise.resolve();
+      await queued();
       added.push({ queue: this.name, jobs: jobs.map(({ name, data, opts }) => ({ name, data, jobId: opts.jobId })) });
     }
     async close(): Promise<void> {}
@@ -29,6 +32,7 @@ describe('SendDoorbells', () => {
 
   beforeEach(() => {
     added.length = 0;
+    latency.ms = 0;
     const config = { shardCount: 1, queuePrefix: 'test' } as AppConfig;
     const redis = { connect: () => ({}) } as unknown as RedisService;
     let current = '';
@@ -76,6 +80,21 @@ describe('SendDoorbells', () => {
     await doorbells.ring({ instanceId: 'a', messageId: 'm1' });
     await doorbells.ring({ instanceId: 'a', messageId: 'm2' });
     expect(added.map(({ jobs }) => jobs.map(({ jobId }) => jobId))).toEqual([['m1'], ['m2']]);
+  });
+
+  it('queues the doorbells rung while a batch is on its way as one more batch, once that one is queued', async () => {
+    latency.ms = 30;
+    const first = doorbells.ring({ instanceId: 'a', messageId: 'm1' });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = doorbells.ring({ instanceId: 'a', messageId: 'm2' });
+    await new Promise((resolve) => setImmediate(resolve));
+    const third = doorbells.ring({ instanceId: 'b', messageId: 'm3' });
+    await new Promise((resolve) => setImmediate(resolve));
+    const fourth = doorbells.ring({ instanceId: 'a', messageId: 'm4' });
+    await first;
+    expect(added.map(({ jobs }) => jobs.map(({ jobId }) => jobId))).toEqual([['m1']]);
+    await Promise.all([second, third, fourth]);
+    expect(added.map(({ jobs }) => jobs.map(({ jobId }) => jobId))).toEqual([['m1'], ['m4', 'm3']]);
   });
 
   it('keeps a re-routed doorbell apart from one that may still be passed on', async () => {
