@@ -1,7 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { plainToInstance } from 'class-transformer';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getMetadataStorage, validate, type ValidationError } from 'class-validator';
 import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { EDGE_VALIDATOR_OPTIONS } from './validation';
@@ -30,10 +29,10 @@ beforeAll(async () => {
   );
 });
 
-/** class-transformer's record of `@Type(() => Nested)` (its storage module ships without types). */
-const typeMetadata = defaultMetadataStorage as {
-  findTypeMetadata(target: Class, property: string): { typeFunction(): unknown } | undefined;
-};
+/** class-transformer's record of `@Type(() => Nested)` (its storage module is not typed for a deep import). */
+const typeMetadata = jest.requireActual<{
+  defaultMetadataStorage: { findTypeMetadata(target: Class, property: string): { typeFunction(): unknown } | undefined };
+}>('class-transformer/cjs/storage').defaultMetadataStorage;
 
 // A deterministic generator, so a failure can be reproduced.
 let seed = 20261128;
