@@ -12,6 +12,17 @@ interface Doorbell {
   done: () => void;
 }
 
+/**
+ * One job per instance (and re-routing mark) for the doorbells of one batch, the last one rung: which message id names
+ * the job does not matter, each was committed before the batch was taken. A re-routed job is kept apart: a worker passes on only
+ * jobs not yet re-routed.
+ */
+export function coalesced(doorbells: readonly { job: SendJob }[]): SendJob[] {
+  const last = new Map<string, SendJob>();
+  for (const { job } of doorbells) last.set(job.rerouted ? `${job.instanceId}:rerouted` : job.instanceId, job);
+  return [...last.values()];
+}
+
 /** Queues of workers that stopped being rung are closed after this long, so a fleet's churn does not pile up clients. */
 const IDLE_QUEUE_CLOSE_MS = 60_000;
 
@@ -26,8 +37,8 @@ export class SendDoorbells implements OnModuleDestroy {
   private readonly logger = new Logger(SendDoorbells.name);
   private readonly queues = new Map<string, { queue: Queue<SendJob>; usedAt: number }>();
   private connection: RedisConnection | undefined;
-  private readonly pending = new Map<string, Doorbell[]>();
-  private flushScheduled = false;
+  /** Per owner: the doorbells waiting to be queued, present while a batch of that owner is scheduled or on its way. */
+  private readonly lanes = new Map<string, Doorbell[]>();
   private sweeper: NodeJS.Timeout | undefined;
 
   constructor(
@@ -38,9 +49,13 @@ export class SendDoorbells implements OnModuleDestroy {
 
   /**
    * Rings the owner of the instance's shard; resolves once the doorbell is queued, skipped or failed (never rejects).
-   * Doorbells rung in the same turn of the event loop (the accepts of one group commit) go to Redis together, one
-   * `addBulk` per owner, each job with its message id as job id. `reread` asks the lease table again rather than trust a
-   * map up to a second old (a worker passing a doorbell on); `except` is never rung (that worker does not own the shard).
+   * An owner's doorbells go to Redis in batches, one at a time: those rung in the same turn of the event loop (the
+   * accepts of one group commit), then those rung while that batch was on its way, and so on; so a busy owner costs one
+   * Redis call per round trip, not per send. A batch holds one job per instance, since a job only kicks the instance's
+   * drain, which reads every committed row from PostgreSQL: each doorbell was rung after its own row committed, so the
+   * job queued for them (named after the last one) wakes the drain after all of those commits, and coalescing loses no
+   * wake-up. `reread` asks the lease table again rather than trust a map up to a second old (a worker passing a doorbell
+   * on); `except` is never rung (that worker does not own the shard).
    */
   async ring(job: SendJob, options: { reread?: boolean; except?: string } = {}): Promise<boolean> {
     let owner: string | undefined;
@@ -54,44 +69,37 @@ export class SendDoorbells implements OnModuleDestroy {
     }
     if (owner === undefined || owner === options.except) return false;
     await new Promise<void>((done) => {
-      let doorbells = this.pending.get(owner);
-      if (!doorbells) {
-        doorbells = [];
-        this.pending.set(owner, doorbells);
+      const waiting = this.lanes.get(owner);
+      if (waiting) {
+        waiting.push({ job, done });
+        return;
       }
-      doorbells.push({ job, done });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
+      const lane = [{ job, done }];
+      this.lanes.set(owner, lane);
+      setImmediate(() => void this.drain(owner, lane));
     });
     return true;
   }
 
-  private flush(): void {
-    this.flushScheduled = false;
-    const batches = [...this.pending];
-    this.pending.clear();
-    for (const [owner, doorbells] of batches) void this.send(owner, doorbells);
+  private async drain(owner: string, lane: Doorbell[]): Promise<void> {
+    while (lane.length > 0) await this.send(owner, lane.splice(0));
+    this.lanes.delete(owner);
   }
 
   private async send(owner: string, doorbells: Doorbell[]): Promise<void> {
+    const jobs = coalesced(doorbells);
     try {
       const queue = this.queueOf(owner);
-      if (doorbells.length === 1) {
-        const [{ job }] = doorbells;
-        await queue.add(JOB_NAMES.send, job, { jobId: job.messageId, ...SEND_JOB_OPTIONS });
+      if (jobs.length === 1) {
+        const [job] = jobs;
+        await queue.add(JOB_NAMES.send, sendJobOut(job), { jobId: job.messageId, ...SEND_JOB_OPTIONS });
       } else {
         await queue.addBulk(
-          doorbells.map(({ job }) => ({
-            name: JOB_NAMES.send,
-            data: sendJobOut(job),
-            opts: { jobId: job.messageId, ...SEND_JOB_OPTIONS },
-          })),
+          jobs.map((job) => ({ name: JOB_NAMES.send, data: sendJobOut(job), opts: { jobId: job.messageId, ...SEND_JOB_OPTIONS } })),
         );
       }
     } catch (error) {
-      const what = doorbells.length === 1 ? `send job for ${doorbells[0].job.messageId}` : `${doorbells.length} send jobs`;
+      const what = jobs.length === 1 ? `send job for ${jobs[0].messageId}` : `${jobs.length} send jobs`;
       this.logger.warn(`${what} not queued (the reconciler will pick them up): ${(error as Error).message}`);
     } finally {
       for (const { done } of doorbells) done();

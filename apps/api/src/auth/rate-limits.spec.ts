@@ -61,6 +61,21 @@ describe('RateLimits.consumeRequest', () => {
     expect(await outcomes([limits.consumeRequest('k1'), limits.consumeRequest('k2')])).toEqual([429, 'ok']);
   });
 
+  it('counts the requests that arrive while a call of their key is on its way with one more call', async () => {
+    const { limits, redis } = limitsWith(6);
+    const incr = redis.rlflxIncr.bind(redis);
+    // A slow Redis: each call takes 30 ms.
+    redis.rlflxIncr = (args) => new Promise((resolve) => setTimeout(() => resolve(incr(args)), 30));
+    const first = Array.from({ length: 3 }, () => limits.consumeRequest('k1'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = Array.from({ length: 2 }, () => limits.consumeRequest('k1'));
+    await new Promise((resolve) => setImmediate(resolve));
+    const third = Array.from({ length: 3 }, () => limits.consumeRequest('k1'));
+    expect(await outcomes([...first, ...second, ...third])).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok', 429, 429]);
+    expect(redis.calls).toBe(2);
+    expect(redis.counts.get('rl:key:k1')).toBe(8);
+  });
+
   it('decides exactly as one call per request would, whatever the arrival pattern', async () => {
     const arrivals = fc.array(fc.array(fc.constantFrom('a', 'b'), { minLength: 1, maxLength: 10 }), { minLength: 1, maxLength: 6 });
     await fc.assert(

@@ -31,8 +31,8 @@ export class RateLimits {
   private readonly signInAddressFailures: RateLimiterRedis;
   private readonly clearUntil = new Map<string, number>();
   private readonly addressChecks = new Map<string, Promise<RateLimiterRes | null>>();
-  private readonly pendingConsumes = new Map<string, Waiter[]>();
-  private consumeScheduled = false;
+  /** Per key: the requests waiting for their count, present while a count of that key is scheduled or on its way. */
+  private readonly consumeLanes = new Map<string, Waiter[]>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -74,30 +74,32 @@ export class RateLimits {
   }
 
   /**
-   * Throws 429 when the key used up its window. `keyId` is the key's hash, never the key. Requests of one key that
-   * arrive in the same turn of the event loop are counted with one Redis call of n points; the first ones up to the
-   * limit pass, exactly as n calls of one point in arrival order would decide.
+   * Throws 429 when the key used up its window. `keyId` is the key's hash, never the key. Requests of one key are
+   * counted in batches, one Redis call of n points each: those that arrive in the same turn of the event loop, then
+   * those that arrived while that call was on its way, and so on. A key has one call at a time, so under load it costs
+   * one call per round trip rather than per request. The first ones up to the limit pass, exactly as n calls of one
+   * point in arrival order would decide.
    */
   consumeRequest(keyId: string): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      let waiting = this.pendingConsumes.get(keyId);
-      if (!waiting) {
-        waiting = [];
-        this.pendingConsumes.set(keyId, waiting);
+      const waiting = this.consumeLanes.get(keyId);
+      if (waiting) {
+        waiting.push({ resolve, reject });
+        return;
       }
-      waiting.push({ resolve, reject });
-      if (!this.consumeScheduled) {
-        this.consumeScheduled = true;
-        setImmediate(() => this.consumePending());
-      }
+      const lane = [{ resolve, reject }];
+      this.consumeLanes.set(keyId, lane);
+      setImmediate(() => void this.drainConsumes(keyId, lane));
     });
   }
 
-  private consumePending(): void {
-    this.consumeScheduled = false;
-    const batches = [...this.pendingConsumes];
-    this.pendingConsumes.clear();
-    for (const [keyId, waiters] of batches) void this.consumeFor(keyId, waiters);
+  private async drainConsumes(keyId: string, lane: Waiter[]): Promise<void> {
+    while (lane.length > 0) {
+      const batch = lane.splice(0);
+      // consumeFor settles every waiter itself; should it ever throw, none may be left hanging and the lane goes on.
+      await this.consumeFor(keyId, batch).catch((error: unknown) => batch.forEach((waiter) => waiter.reject(error)));
+    }
+    this.consumeLanes.delete(keyId);
   }
 
   private async consumeFor(keyId: string, waiters: Waiter[]): Promise<void> {

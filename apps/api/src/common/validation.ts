@@ -1,5 +1,7 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
+import type { ValidatorOptions } from 'class-validator';
 import { AppError } from '@app/contracts';
+import { certainlyValid } from './validity-check';
 
 /** Constraints that mean "the JSON has the wrong shape" rather than "a value breaks a rule". */
 const TYPE_CONSTRAINTS = new Set(['isString', 'isBoolean', 'isInt', 'isNumber', 'isArray', 'isObject', 'nestedValidation']);
@@ -58,12 +60,20 @@ class EdgeValidationPipe extends ValidationPipe {
     }
     return super.transform(value, metadata);
   }
+
+  /** Valid bodies (nearly all) pass on the rules compiled once per DTO; class-validator checks the rest and words the errors. */
+  protected override validate(object: object, validatorOptions?: ValidatorOptions): Promise<ValidationError[]> | ValidationError[] {
+    if (certainlyValid(object)) return [];
+    return super.validate(object, validatorOptions);
+  }
 }
+
+/** class-validator's options at the edge; `certainlyValid` reproduces class-validator's verdict under exactly these. */
+export const EDGE_VALIDATOR_OPTIONS = Object.freeze({ whitelist: true, forbidNonWhitelisted: true } satisfies ValidatorOptions);
 
 export function createValidationPipe(): ValidationPipe {
   return new EdgeValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
+    ...EDGE_VALIDATOR_OPTIONS,
     transform: true,
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => toAppError(errors),
