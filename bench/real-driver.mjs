@@ -136,7 +136,12 @@ try {
     }
   };
   await Promise.all(Array.from({ length: parallel }, pairOne));
-  const pairSeconds = await until(async () => (await connectedCount()) >= count, 300_000, `all ${count} instances connected`);
+  // On a loaded machine a pairing now and then does not complete (the QR the phone scanned went stale, the restart after
+  // pairing timed out): the figures are then per instance that did connect, and the line below says how many.
+  const pairSeconds = await until(async () => (await connectedCount()) >= count, 180_000, `all ${count} instances connected`).catch(
+    (error) => (console.error(`bench: ${error.message}`), NaN),
+  );
+  const connected = await connectedCount();
   const pairedIn = (Date.now() - pairStarted) / 1000;
   const paired = await measure(idle, 'paired');
   const loadedRss = paired.rss;
@@ -144,16 +149,16 @@ try {
   await idle.stop();
 
   // Resume: a fresh worker logs every instance in again from the credentials in PostgreSQL.
-  await db.query("UPDATE instances SET status = 'disconnected'");
+  await db.query("UPDATE instances SET status = 'disconnected' WHERE status = 'connected'");
   const restarted = await startApp(workerMain, 'WORKER_HEALTH_PORT', workerEnv, true);
-  const resumeSeconds = await until(async () => (await connectedCount()) >= count, 300_000, `all ${count} instances resumed`);
+  const resumeSeconds = await until(async () => (await connectedCount()) >= connected, 300_000, `all ${connected} instances resumed`);
   const resumed = await measure(restarted, 'resumed');
   const resumedRss = resumed.rss;
   restarted.inspector.close();
   await Promise.all([restarted.stop(), api.stop(), network.stop()]);
 
   console.log('');
-  console.log(`real instances (Baileys over the fake network)  ${count}`);
+  console.log(`real instances (Baileys over the fake network)  ${count} (${connected} connected after pairing)`);
   console.log(
     `paired by QR (${parallel} at a time)               ${pairedIn.toFixed(1)} s (last link up ${pairSeconds.toFixed(1)} s after the last scan)`,
   );
@@ -161,16 +166,16 @@ try {
   console.log(`worker RSS with all connected                  ${(loadedRss / 1024).toFixed(1)} MiB`);
   // The idle worker has not loaded Baileys yet (it loads on the first connect): the figure includes its share of that.
   console.log(
-    `memory per connected real instance             ${((loadedRss - idleRss) / count).toFixed(0)} KiB (Baileys' own load included)`,
+    `memory per connected real instance             ${((loadedRss - idleRss) / connected).toFixed(0)} KiB (Baileys' own load included)`,
   );
   console.log(
-    `all resumed after a worker restart             ${resumeSeconds.toFixed(1)} s (${(count / resumeSeconds).toFixed(1)} instances/s)`,
+    `all resumed after a worker restart             ${resumeSeconds.toFixed(1)} s (${(connected / resumeSeconds).toFixed(1)} instances/s)`,
   );
   console.log(
-    `worker RSS after the resume                    ${(resumedRss / 1024).toFixed(1)} MiB (${((resumedRss - idleRss) / count).toFixed(0)} KiB each)`,
+    `worker RSS after the resume                    ${(resumedRss / 1024).toFixed(1)} MiB (${((resumedRss - idleRss) / connected).toFixed(0)} KiB each)`,
   );
   // Per instance, against the idle worker (which has not loaded Baileys: its share is in every figure).
-  const each = (value, base) => ((value - base) / count / 1024).toFixed(2);
+  const each = (value, base) => ((value - base) / connected / 1024).toFixed(2);
   console.log('per connected instance, MiB                    fresh (paired)   resumed');
   console.log(
     `  resident memory as it stands                 ${each(paired.rss, idleMemory.rss).padEnd(17)}${each(resumed.rss, idleMemory.rss)}`,
