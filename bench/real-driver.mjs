@@ -47,7 +47,8 @@ async function startApp(main, portVariable, extra = {}, inspected = false) {
   const port = await findFreePort();
   const child = spawn(process.execPath, [...(inspected ? inspectorArgs : []), main], {
     env: { ...env, PORT: '0', WORKER_HEALTH_PORT: '0', [portVariable]: String(port), ...extra },
-    stdio: ['ignore', 'ignore', inspected ? 'pipe' : 'inherit'],
+    // The API's log (errors only) is shown: on a loaded machine its 500s are the first thing to explain.
+    stdio: ['ignore', inspected ? 'ignore' : 'inherit', inspected ? 'pipe' : 'inherit'],
   });
   children.push(child);
   const inspector = inspected ? await attachInspector(child) : undefined;
