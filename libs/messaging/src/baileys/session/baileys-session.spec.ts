@@ -7,6 +7,7 @@ import { bufferJson } from '../buffer-json';
 import { CallOrigins } from '../call-origins';
 import { GroupActors } from '../group-actors';
 import { ExpiringCache } from './expiring-cache';
+import { SignalKeyCache } from './signal-key-cache';
 import { SIGNAL_TRANSACTION_KEY } from './signal-transactions';
 import { HISTORY_SYNC_TYPE } from '../testing/library';
 import { freshCreds, pairedCredsUpdate } from '../testing/socket';
@@ -69,6 +70,8 @@ describe('BaileysSession connecting', () => {
       appStateMacVerification: { patch: true, snapshot: true },
     });
     expect(keyCache).toBeInstanceOf(ExpiringCache);
+    // Without the one-time pre-keys pairing writes (812 per pairing, each read at most once).
+    expect(keyCache).toBeInstanceOf(SignalKeyCache);
     expect(Object.keys(store).sort()).toEqual(['clear', 'get', 'set']);
     // One pino child per instance: everything Baileys logs names the instance.
     logger?.info('hello');

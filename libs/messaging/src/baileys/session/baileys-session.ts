@@ -29,6 +29,7 @@ import { ExpiringCache } from './expiring-cache';
 import { DeviceLists } from './device-lists';
 import { GroupMetadataCache } from './group-metadata-cache';
 import { NetworkRoute } from './network-route';
+import { SignalKeyCache } from './signal-key-cache';
 import type { WebVersion } from './web-version';
 
 /** What a session needs besides its identity and hooks; the driver hands the same ports and stores to every session. */
@@ -107,7 +108,7 @@ export class BaileysSession implements NetworkSession {
   /** Outlives sockets: retry counts lost on a reconnect would start decrypt-retry loops over. */
   private readonly retryCounts: ExpiringCache;
   /** Outlives sockets, and is emptied with the credentials so a new pairing never reads the old keys. */
-  private readonly keyCache: ExpiringCache;
+  private readonly keyCache: SignalKeyCache;
   /** Outlives sockets: Baileys echoes our sends back (also after a reconnect), and inbound mapping must know them. */
   private readonly sent = new RecentIds();
   /** Sends waiting for the server's ack of their stanza (a reconnect ends the wait: that socket's acks never come). */
@@ -145,7 +146,7 @@ export class BaileysSession implements NetworkSession {
     this.log = deps.logger.child({ instanceId: identity.instanceId });
     this.groups = new GroupMetadataCache(this.now);
     this.retryCounts = new ExpiringCache(RETRY_COUNTS.ttlMs, RETRY_COUNTS.maxEntries, this.now);
-    this.keyCache = new ExpiringCache(KEY_CACHE.ttlMs, KEY_CACHE.maxEntries, this.now);
+    this.keyCache = new SignalKeyCache(KEY_CACHE.ttlMs, KEY_CACHE.maxEntries, this.now);
     this.undecryptable = new UndecryptableWatch({
       finalAfterMs: deps.settings.undecryptableAfterMs,
       // The first copy, then one more per retry receipt sent.

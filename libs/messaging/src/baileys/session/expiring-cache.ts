@@ -6,8 +6,11 @@ interface Entry {
 }
 
 /**
- * A bounded cache with a time to live, in the shape Baileys takes for its caches. It keeps no timers (expired
- * entries go when read or pushed out by newer ones), so a session that is dropped leaves nothing running behind.
+ * A bounded cache with a time to live, in the shape Baileys takes for its caches. It keeps no timers, so a session
+ * that is dropped leaves nothing running behind: every read and write first drops the expired entries at the front
+ * (entries are in the order they were written, so with one time to live the expired ones are all there), and an entry
+ * read after it expired is gone too. A busy instance thus holds only what it wrote in the last `ttlMs`, not up to
+ * `maxEntries` stale entries.
  */
 export class ExpiringCache implements CacheStore {
   private readonly entries = new Map<string, Entry>();
@@ -23,6 +26,7 @@ export class ExpiringCache implements CacheStore {
   }
 
   get<T>(key: string): T | undefined {
+    this.dropExpired();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
@@ -33,6 +37,7 @@ export class ExpiringCache implements CacheStore {
   }
 
   set<T>(key: string, value: T): void {
+    this.dropExpired();
     // Re-inserting moves the key to the end, so the first key is always the one written longest ago.
     this.entries.delete(key);
     this.entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
@@ -45,5 +50,14 @@ export class ExpiringCache implements CacheStore {
 
   flushAll(): void {
     this.entries.clear();
+  }
+
+  /** Amortised O(1): each entry is looked at once more than it is kept. */
+  private dropExpired(): void {
+    const now = this.now();
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt > now) return;
+      this.entries.delete(key);
+    }
   }
 }

@@ -20,7 +20,12 @@ describe('serialiseSignalTransactions', () => {
         keys.transaction(() => Promise.resolve(jid), jid),
       ),
     );
-    expect(results).toEqual(['447700900200:5@s.whatsapp.net', '123456789012345@lid', '447700900123@s.whatsapp.net', '120363000000000000@g.us']);
+    expect(results).toEqual([
+      '447700900200:5@s.whatsapp.net',
+      '123456789012345@lid',
+      '447700900123@s.whatsapp.net',
+      '120363000000000000@g.us',
+    ]);
     expect(asked).toEqual([SIGNAL_TRANSACTION_KEY, SIGNAL_TRANSACTION_KEY, SIGNAL_TRANSACTION_KEY, SIGNAL_TRANSACTION_KEY]);
   });
 
