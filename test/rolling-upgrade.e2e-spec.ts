@@ -203,8 +203,18 @@ describe(`rolling upgrade: this release beside ${PREVIOUS_RELEASE} on the new sc
         .filter((entry) => entry.id === textId || entry.id === imageId)
         .map((entry) => Date.parse(entry.receivedAt) - postedAt);
       expect(waited.filter((ms) => ms >= 2_500)).toEqual([]);
+      // The stored payload carries its version (`v`). This release's worker decodes it away; the previous release's
+      // sandbox network copies the whole payload into its simulated outbox, so there the version shows (its real
+      // driver reads named fields only). docs/upgrades.md says so.
+      const stamped = workerRelease === 'previous' ? { v: 2 } : {};
       expect(outbox.filter((entry) => entry.id === textId || entry.id === imageId)).toEqual([
-        { id: textId, to: CONTACT_JID, type: 'text', content: { text: 'across releases' }, receivedAt: expect.stringMatching(ISO) },
+        {
+          id: textId,
+          to: CONTACT_JID,
+          type: 'text',
+          content: { text: 'across releases', ...stamped },
+          receivedAt: expect.stringMatching(ISO),
+        },
         {
           id: imageId,
           to: CONTACT_JID,
@@ -212,6 +222,7 @@ describe(`rolling upgrade: this release beside ${PREVIOUS_RELEASE} on the new sc
           content: {
             caption: 'pixel',
             media: { mimeType: 'image/png', size: PNG.length, sha256: createHash('sha256').update(PNG).digest('hex') },
+            ...stamped,
           },
           receivedAt: expect.stringMatching(ISO),
         },

@@ -50,7 +50,7 @@ describe('SendDoorbells', () => {
 
   it('queues one job per instance for the doorbells of one turn, and resolves each ring only once it is queued', async () => {
     const jobs: SendJob[] = [
-      { v: 2, instanceId: 'a', messageId: 'm1' },
+      { instanceId: 'a', messageId: 'm1' },
       { instanceId: 'b', messageId: 'm2' },
       { instanceId: 'a', messageId: 'm3' },
       { instanceId: 'c', messageId: 'm4' },
