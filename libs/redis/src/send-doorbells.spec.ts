@@ -5,9 +5,16 @@ import type { RedisService } from './redis.service';
 import { SendDoorbells } from './send-doorbells';
 
 const added: { queue: string; jobs: { name: string; data: SendJob & { v?: number }; jobId?: string }[] }[] = [];
-/** How long the fake Redis takes to queue a batch. */
-const latency = { ms: 0 };
-const queued = () => new Promise((resolve) => (latency.ms > 0 ? setTimeout(resolve, latency.ms) : resolve(undefined)));
+/**
+ * The fake Redis: while `hold` is set, each batch waits in `waiting` until the test releases it; `onQueueing` hears each
+ * batch arrive. A gate rather than a delay, so a loaded machine cannot reorder what the test rings against a timer.
+ */
+const fakeRedis = { hold: false, waiting: [] as (() => void)[], onQueueing: undefined as (() => void) | undefined };
+const queued = () => {
+  fakeRedis.onQueueing?.();
+  return fakeRedis.hold ? new Promise<void>((resolve) => fakeRedis.waiting.push(resolve)) : Promise.resolve();
+};
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 jest.mock('bullmq', () => ({
   Queue: class {
@@ -32,7 +39,7 @@ describe('SendDoorbells', () => {
 
   beforeEach(() => {
     added.length = 0;
-    latency.ms = 0;
+    Object.assign(fakeRedis, { hold: false, waiting: [], onQueueing: undefined });
     const config = { shardCount: 1, queuePrefix: 'test' } as AppConfig;
     const redis = { connect: () => ({}) } as unknown as RedisService;
     let current = '';
@@ -83,16 +90,23 @@ describe('SendDoorbells', () => {
   });
 
   it('queues the doorbells rung while a batch is on its way as one more batch, once that one is queued', async () => {
-    latency.ms = 30;
+    fakeRedis.hold = true;
+    const arrived = new Promise<void>((resolve) => (fakeRedis.onQueueing = resolve));
     const first = doorbells.ring({ instanceId: 'a', messageId: 'm1' });
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await arrived;
     const second = doorbells.ring({ instanceId: 'a', messageId: 'm2' });
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     const third = doorbells.ring({ instanceId: 'b', messageId: 'm3' });
-    await new Promise((resolve) => setImmediate(resolve));
+    await nextTurn();
     const fourth = doorbells.ring({ instanceId: 'a', messageId: 'm4' });
+    await nextTurn();
+    expect(fakeRedis.waiting).toHaveLength(1);
+    fakeRedis.waiting.shift()!();
     await first;
     expect(added.map(({ jobs }) => jobs.map(({ jobId }) => jobId))).toEqual([['m1']]);
+    while (fakeRedis.waiting.length === 0) await nextTurn();
+    fakeRedis.hold = false;
+    for (const release of fakeRedis.waiting.splice(0)) release();
     await Promise.all([second, third, fourth]);
     expect(added.map(({ jobs }) => jobs.map(({ jobId }) => jobId))).toEqual([['m1'], ['m4', 'm3']]);
   });
