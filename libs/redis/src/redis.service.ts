@@ -1,4 +1,4 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import type { Cluster, Redis } from 'ioredis';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { closeConnection, createConnection, type ConnectionOptions, type RedisConnection } from './connections';
@@ -6,9 +6,26 @@ import { Subscription } from './subscription';
 import { OutageLog } from './outage-log';
 import { timeCommands, type CommandTimingListener } from './command-timing';
 
+const CONNECT_WAIT_MS = 5_000;
+
+/** Resolves once the connection is ready, or after `timeoutMs`, whichever comes first. */
+function whenReady(connection: RedisConnection, timeoutMs: number): Promise<void> {
+  if (connection.status === 'ready') return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      connection.off('ready', done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    timer.unref();
+    connection.once('ready', done);
+  });
+}
+
 /** The process's Redis connections. Requests fail fast instead of queueing while Redis is down. */
 @Injectable()
-export class RedisService implements OnModuleDestroy {
+export class RedisService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(RedisService.name);
   readonly client: RedisConnection;
   /** True on a Redis Cluster: pub/sub is sharded (SPUBLISH/SSUBSCRIBE) and multi-key commands must share a slot. */
@@ -103,6 +120,16 @@ export class RedisService implements OnModuleDestroy {
   /** Times the commands of every connection this service made or makes (see `timeCommands`), for `/metrics`. */
   onCommandTimed(listener: CommandTimingListener): void {
     this.commandTiming = listener;
+  }
+
+  /**
+   * Waits (at most `CONNECT_WAIT_MS`) for the command connection before the modules that use Redis start: it refuses
+   * commands while it connects, so without the wait the first ones (a worker's lease check, an API readiness probe
+   * right after the port opens) fail on a healthy Redis. A Redis that is down does not hold the start: readiness and the
+   * outage log report it.
+   */
+  async onModuleInit(): Promise<void> {
+    await whenReady(this.client, CONNECT_WAIT_MS);
   }
 
   async ping(): Promise<void> {
