@@ -186,6 +186,28 @@ describe('sessions on the sandbox network', () => {
     ]);
   });
 
+  it('shows a sending pause as soon as it is announced, though the status without one was read just before', async () => {
+    const { instance, deviceId } = await pairedInstance();
+    const headers = headersOf(instance);
+    // Read repeatedly, so this API keeps "no pause" in memory; the worker's record must still show at once.
+    expect(await until(instance, { isConnected: true })).toEqual({ isConnected: true, isLoggedIn: true, deviceId });
+    expect(await status(instance)).toEqual({ isConnected: true, isLoggedIn: true, deviceId });
+    expect((await http.put('/sandbox/refusals', { chatId: '447700900777', code: 463 }, headers)).status).toBe(204);
+    for (const text of ['one', 'two', 'three']) {
+      expect((await http.post('/messages/text', { to: '447700900777', message: text }, headers)).status).toBe(201);
+    }
+    const [paused] = await eventually(
+      () => eventsOfType(instance.id, 'instance_sending'),
+      (events) => events.length === 1,
+    );
+    expect(await status(instance)).toEqual({
+      isConnected: true,
+      isLoggedIn: true,
+      deviceId,
+      sending: { state: 'paused', code: 463, refusals: 3, probeAt: (paused.data as { probeAt: string }).probeAt },
+    });
+  });
+
   it('restarts a session, which comes back connected', async () => {
     const { instance, deviceId } = await pairedInstance();
     await until(instance, { isConnected: true });

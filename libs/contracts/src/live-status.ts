@@ -37,5 +37,10 @@ export interface SendingPause {
 }
 
 export function sendingPauseKey(prefix: string, instanceId: string): string {
-  return `${prefix}:sending-pause:${instanceId}`;
+  return `${sendingPauseKeyPrefix(prefix)}${instanceId}`;
+}
+
+/** What every sending-pause key starts with. */
+export function sendingPauseKeyPrefix(prefix: string): string {
+  return `${prefix}:sending-pause:`;
 }

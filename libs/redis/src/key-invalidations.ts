@@ -8,7 +8,7 @@ const INVALIDATION_CHANNEL = '__redis__:invalidate';
 type Listener = (keys: string[] | null) => void;
 
 /**
- * Server-assisted invalidation (Redis `CLIENT TRACKING`, broadcast mode) for the keys under one prefix: whoever
+ * Server-assisted invalidation (Redis `CLIENT TRACKING`, broadcast mode) for the keys under some prefixes: whoever
  * writes, deletes or expires such a key, Redis pushes its name to this process at once, so values read from those keys
  * may be kept in memory. No writer has to cooperate.
  *
@@ -27,7 +27,7 @@ export class KeyInvalidations {
 
   constructor(
     private readonly redis: RedisService,
-    private readonly prefix: string,
+    private readonly prefixes: string[],
   ) {}
 
   get isLive(): boolean {
@@ -38,7 +38,7 @@ export class KeyInvalidations {
     return this.current;
   }
 
-  /** `keys` null: anything under the prefix may have changed (a flush, or pushes may have been missed). */
+  /** `keys` null: anything under the prefixes may have changed (a flush, or pushes may have been missed). */
   onInvalidate(listener: Listener): void {
     this.listeners.add(listener);
   }
@@ -53,9 +53,9 @@ export class KeyInvalidations {
       autoResubscribe: false,
     });
     if (!connection) {
-      // A cluster: tracking is per node, and the keys under one prefix spread over every master. Nothing is cached then
+      // A cluster: tracking is per node, and the keys under a prefix spread over every master. Nothing is cached then
       // (never live): each read goes to Redis, and callers that wait for pushes fall back to polling.
-      this.logger.log(`key tracking for ${this.prefix}* not used on a Redis Cluster: values are read from Redis each time`);
+      this.logger.log(`key tracking for ${this.described()} not used on a Redis Cluster: values are read from Redis each time`);
       return;
     }
     connection.on('message', (channel: string, message: string) => {
@@ -77,17 +77,22 @@ export class KeyInvalidations {
     const attempt = ++this.connects;
     try {
       const id = await connection.client('ID');
-      await connection.client('TRACKING', 'ON', 'REDIRECT', String(id), 'BCAST', 'PREFIX', this.prefix);
+      const prefixes = this.prefixes.flatMap((prefix) => ['PREFIX', prefix]);
+      await connection.client('TRACKING', 'ON', 'REDIRECT', String(id), 'BCAST', ...prefixes);
       await connection.subscribe(INVALIDATION_CHANNEL);
     } catch (error) {
       // Older servers or an ACL without CLIENT: callers simply never cache.
-      if (!this.refusedLogged) this.logger.warn(`key tracking for ${this.prefix}* unavailable: ${(error as Error).message}`);
+      if (!this.refusedLogged) this.logger.warn(`key tracking for ${this.described()} unavailable: ${(error as Error).message}`);
       this.refusedLogged = true;
       return;
     }
     if (attempt !== this.connects || connection !== this.connection || connection.status !== 'ready') return;
     this.current += 1;
     this.live = true;
+  }
+
+  private described(): string {
+    return this.prefixes.map((prefix) => `${prefix}*`).join(', ');
   }
 
   private invalidate(keys: string[] | null): void {

@@ -7,8 +7,12 @@ import {
   liveStatusKey,
   liveStatusKeyPrefix,
   liveStatusSchema,
+  sendingPauseKey,
+  sendingPauseKeyPrefix,
+  sendingPauseSchema,
   type InstanceScope,
   type LiveStatus,
+  type SendingPause,
 } from '@app/contracts';
 import { InstanceRepository } from '@app/database';
 import { KeyInvalidations, RedisService } from '@app/redis';
@@ -24,7 +28,8 @@ const MAX_ENTRIES = 50_000;
 const COPY_TTL_MS = 10_000;
 
 interface Cached {
-  value: LiveStatus;
+  /** Undefined: the key was absent (kept only for values whose absence means something, see `readTracked`). */
+  value: unknown;
   expiresAt: number;
 }
 
@@ -33,7 +38,8 @@ interface Cached {
  * copied into Redis, so that an instance the worker has not written a copy for, one created and never paired, costs one
  * PostgreSQL read and not one per request: exactly such instances are polled while a client waits for a QR scan).
  * What was read from Redis is kept in memory only while Redis pushes changes of those keys to this process (key
- * tracking, see `KeyInvalidations`): a status change reaches every replica as soon as the worker writes it.
+ * tracking, see `KeyInvalidations`): a status change reaches every replica as soon as the worker writes it. The same
+ * holds for the worker's record of paused sends, read with every status.
  */
 @Injectable()
 export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
@@ -47,7 +53,10 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
     private readonly redis: RedisService,
     private readonly instances: InstanceRepository,
   ) {
-    this.invalidations = new KeyInvalidations(redis, liveStatusKeyPrefix(config.queuePrefix));
+    this.invalidations = new KeyInvalidations(redis, [
+      liveStatusKeyPrefix(config.queuePrefix),
+      sendingPauseKeyPrefix(config.queuePrefix),
+    ]);
   }
 
   onModuleInit(): void {
@@ -98,19 +107,8 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
 
   async read(scope: InstanceScope): Promise<LiveStatus> {
     const key = liveStatusKey(this.config.queuePrefix, scope.instanceId);
-    if (this.invalidations.isLive) {
-      const hit = this.cache.get(key);
-      if (hit && hit.expiresAt > Date.now()) return hit.value;
-    }
-    const generation = this.invalidations.generation;
-    const stored = await this.readRedis(key, generation);
-    const decoded = stored ? this.decode(scope.instanceId, stored) : undefined;
-    if (decoded) {
-      const value = Object.freeze(decoded);
-      // Only when no push (and no loss) came in between: one may have been about this very key.
-      if (this.invalidations.isLive && this.invalidations.generation === generation) this.remember(key, value);
-      return value;
-    }
+    const live = await this.readTracked(key, false, (stored) => this.decode(scope.instanceId, stored));
+    if (live) return live;
     const instance = await this.instances.find(scope, scope.instanceId);
     if (!instance) throw new AppError('not_found');
     const recorded: LiveStatus = {
@@ -121,6 +119,38 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
     };
     void this.keepCopy(key, recorded);
     return recorded;
+  }
+
+  /** The worker's record of the instance's paused sends (`SendingPauses`), while there is one. */
+  readSendingPause(instanceId: string): Promise<SendingPause | undefined> {
+    return this.readTracked(sendingPauseKey(this.config.queuePrefix, instanceId), true, (stored) =>
+      decodeWireJsonOr('sending_pause', sendingPauseSchema, REDIS_VALUE_WIRE_VERSION, stored, (reason) =>
+        this.logger.warn({ instanceId, boundary: 'sending_pause', reason }, 'sending pause unreadable; not shown'),
+      ),
+    );
+  }
+
+  /**
+   * The value under `key` as `decode` reads it (undefined: absent or unreadable), from memory while pushes are live.
+   * `keepAbsence`: an absent key is remembered too (with broadcast tracking, its creation is pushed like any change).
+   */
+  private async readTracked<T extends object>(
+    key: string,
+    keepAbsence: boolean,
+    decode: (stored: string) => T | undefined,
+  ): Promise<T | undefined> {
+    if (this.invalidations.isLive) {
+      const hit = this.cache.get(key);
+      if (hit && hit.expiresAt > Date.now()) return hit.value as T | undefined;
+    }
+    const generation = this.invalidations.generation;
+    const stored = await this.readRedis(key, generation);
+    const decoded = stored ? decode(stored) : undefined;
+    const value = decoded ? Object.freeze(decoded) : undefined;
+    // Only when no push (and no loss) came in between: one may have been about this very key.
+    const keep = (value !== undefined || (keepAbsence && stored === null)) && this.invalidations.generation === generation;
+    if (keep && this.invalidations.isLive) this.remember(key, value);
+    return value;
   }
 
   /**
@@ -153,7 +183,7 @@ export class LiveStatusReader implements OnModuleInit, OnModuleDestroy {
     return value;
   }
 
-  private remember(key: string, value: LiveStatus): void {
+  private remember(key: string, value: unknown): void {
     if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(key, { value, expiresAt: Date.now() + CACHE_TTL_MS });
   }

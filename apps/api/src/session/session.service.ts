@@ -1,27 +1,15 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
-import { APP_CONFIG, type AppConfig } from '@app/config';
+import { Injectable } from '@nestjs/common';
 import { toBuffer } from 'qrcode';
-import {
-  AppError,
-  REDIS_VALUE_WIRE_VERSION,
-  decodeWireJsonOr,
-  isPaired,
-  sendingPauseKey,
-  sendingPauseSchema,
-  type InstanceScope,
-} from '@app/contracts';
-import { CommandClient, RedisService } from '@app/redis';
+import { AppError, isPaired, type InstanceScope, type SendingPause } from '@app/contracts';
+import { CommandClient } from '@app/redis';
 import { LiveStatusReader } from '../instance-state/live-status.reader';
 import type { HistoryFlushStartedDto, PairCodeDto, QrCodeDto, SendingPauseDto, SessionStatusDto } from './dto/session.dto';
 
 @Injectable()
 export class SessionService {
-  private readonly logger = new Logger(SessionService.name);
   constructor(
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly commands: CommandClient,
     private readonly statuses: LiveStatusReader,
-    private readonly redis: RedisService,
   ) {}
 
   async qrText(scope: InstanceScope): Promise<QrCodeDto> {
@@ -41,29 +29,13 @@ export class SessionService {
   }
 
   async status(scope: InstanceScope): Promise<SessionStatusDto> {
-    const [live, pause] = await Promise.all([this.statuses.read(scope), this.sendingPause(scope)]);
+    const [live, pause] = await Promise.all([this.statuses.read(scope), this.statuses.readSendingPause(scope.instanceId)]);
     return {
       isConnected: live.status === 'connected',
       isLoggedIn: isPaired(live.status),
       deviceId: live.deviceId ?? '',
       ...(live.reason ? { statusReason: live.reason } : {}),
-      ...(pause ? { sending: pause } : {}),
-    };
-  }
-
-  /** The worker's record of the instance's paused sends (`SendingPauses`), when there is one. */
-  private async sendingPause(scope: InstanceScope): Promise<SendingPauseDto | undefined> {
-    const stored = await this.redis.client.get(sendingPauseKey(this.config.queuePrefix, scope.instanceId));
-    if (!stored) return undefined;
-    const pause = decodeWireJsonOr('sending_pause', sendingPauseSchema, REDIS_VALUE_WIRE_VERSION, stored, (reason) =>
-      this.logger.warn({ instanceId: scope.instanceId, boundary: 'sending_pause', reason }, 'sending pause unreadable; not shown'),
-    );
-    if (!pause) return undefined;
-    return {
-      state: Date.now() < pause.probeAt ? 'paused' : 'probing',
-      code: pause.code,
-      refusals: pause.refusals,
-      probeAt: new Date(pause.probeAt).toISOString(),
+      ...(pause ? { sending: sendingPauseView(pause) } : {}),
     };
   }
 
@@ -85,4 +57,13 @@ export class SessionService {
   private async assertNotPaired(scope: InstanceScope): Promise<void> {
     if (isPaired((await this.statuses.read(scope)).status)) throw new AppError('device_already_paired');
   }
+}
+
+function sendingPauseView(pause: SendingPause): SendingPauseDto {
+  return {
+    state: Date.now() < pause.probeAt ? 'paused' : 'probing',
+    code: pause.code,
+    refusals: pause.refusals,
+    probeAt: new Date(pause.probeAt).toISOString(),
+  };
 }
