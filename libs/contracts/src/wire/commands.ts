@@ -6,6 +6,7 @@ import { CHAT_PRESENCE_STATES, CHAT_SETTING_TYPES, MEDIA_TYPES } from '../event-
 import { REFUSAL_CODES } from '../messages';
 import { OPERATION_SCHEMAS } from './operations';
 import { wireVersionField } from './decode';
+import { str, bool, num, none } from './primitives';
 
 /**
  * The command bus (API → worker request on the worker's channel, worker → API reply on the caller's channel).
@@ -17,10 +18,6 @@ type CommandSchemas = {
   [N in CommandName]: { args: z.ZodType<CommandContract[N]['args']>; result: z.ZodType<CommandContract[N]['result']> };
 };
 
-const str = z.string();
-const bool = z.boolean();
-const num = z.number();
-const none = z.object({}) as z.ZodType<Record<string, never>>;
 const id = z.object({ id: str });
 
 const mediaSpec = z.object({

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHAT_PRESENCE_STATES } from '../event-payloads';
 import { PRESENCES, PRIVACY_SETTINGS, type NetworkOperations, type OperationName } from '../operations';
+import { str, bool, num, none } from './primitives';
 
 /**
  * Runtime schemas of every network operation's arguments (read by the worker) and result (read by the API). The table
@@ -11,10 +12,6 @@ type OperationSchemas = {
   [N in OperationName]: { args: z.ZodType<NetworkOperations[N]['args']>; result: z.ZodType<NetworkOperations[N]['result']> };
 };
 
-const str = z.string();
-const bool = z.boolean();
-const num = z.number();
-const none = z.object({}) as z.ZodType<Record<string, never>>;
 const ephemeralTimer = z.enum(['off', '24h', '7d', '90d']);
 const chat = z.object({ chatId: str });
 const group = z.object({ groupId: str });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MESSAGE_KINDS, type MessageKind } from '../messages';
 import { SEND_RECEIPT_TYPES, PIN_EXPIRATIONS, type SendPayloads, type Send } from '../sends';
 import { checkWireVersion, decodeWire, refused } from './decode';
+import { str, bool, num } from './primitives';
 
 /**
  * A send's payload as stored in `messages.payload` (jsonb), written by the API, read by the worker that sends it.
@@ -12,9 +13,6 @@ export const STORED_SEND_WIRE_VERSION = 2;
 
 type PayloadSchemas = { [K in MessageKind]: z.ZodType<SendPayloads[K]> };
 
-const str = z.string();
-const bool = z.boolean();
-const num = z.number();
 const strings = z.array(str);
 
 const ephemeral = { ephemeralExpiration: num.optional() };
