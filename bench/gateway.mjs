@@ -217,9 +217,20 @@ export function intSetting(argv, flag, envName, fallback, min, max) {
  * Fresh database (migrated, session time zone UTC so DEFAULT CURRENT_TIMESTAMP and application-written timestamps
  * agree), Redis prefix, the built API and one worker. Waits until the worker holds every shard.
  */
-export async function startGateway({ cleanups, control, log, label, shardCount = 16, processes = [], env = {}, privatePostgres = false }) {
+export async function startGateway({
+  cleanups,
+  control,
+  log,
+  label,
+  shardCount = 16,
+  processes = [],
+  env = {},
+  privatePostgres = false,
+  nodeArgs = [],
+}) {
   // BENCH_CPU_PROF=<dir>: the API and the worker write V8 CPU profiles there when they stop (node --cpu-prof).
-  const profileArgs = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  // `nodeArgs` go to both processes as well (e.g. an inspector, see bench/inspector.mjs).
+  const profileArgs = [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []), ...nodeArgs];
   const scratchDir = makeScratchDir(cleanups);
   const infra = await setUpInfrastructure({ cleanups, scratchDir, log, label, privatePostgres });
   control.check();

@@ -16,10 +16,14 @@
 // after the first minute (goal <= 10 %). The same comparison of each window's heap floor (the lowest V8 heap in use, from
 // the process's /metrics every 5 s, i.e. what survives garbage collection) tells a leak from a heap V8 grows and returns. With --receiver-delay=2000
 // the backlog grows by design; the worker's RSS must stay flat all the same (the backlog lives in PostgreSQL and Redis).
+// The heap after a forced full collection (both processes run with an inspector, see bench/inspector.mjs): taken at
+// --collect-at minutes (5, or the run's first sixth when shorter) and again at the end, under load both times; the
+// verdict compares the two (goal within ±5 %).
 // Exit status 0, 1 on failure, 130 when stopped. Everything created is removed at the end.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import * as gw from './gateway.mjs';
+import { attachInspector, inspectorArgs } from './inspector.mjs';
 
 const { environmentLine, fixed, intSetting, table } = gw;
 
@@ -30,6 +34,7 @@ const inboundRate = intSetting(argv, 'inbound', 'BENCH_INBOUND', 40, 0, 10_000);
 const instanceCount = intSetting(argv, 'instances', 'BENCH_INSTANCES', 20, 1, 1000);
 const receiverDelayMs = intSetting(argv, 'receiver-delay', 'BENCH_RECEIVER_DELAY', 0, 0, 60_000);
 const sampleSeconds = intSetting(argv, 'sample', 'BENCH_SAMPLE', 30, 1, 3600);
+const collectAt = intSetting(argv, 'collect-at', 'BENCH_COLLECT_AT', Math.min(5, Math.max(1, Math.floor(minutes / 6))), 1, 24 * 60);
 const { cleanups, control } = gw.boundedRun(log, (minutes * 60 + 600) * 1000);
 
 /** The V8 heap in use and reserved, from a process's Prometheus metrics, in MiB (NaN when it cannot be read). */
@@ -58,7 +63,26 @@ const post = async (agent, url, headers, body) => (await gw.postJson(agent, url,
 let exitCode = 1;
 const processes = [];
 try {
-  const gateway = await gw.startGateway({ cleanups, control, log, label: 'soak', processes, env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
+  const gateway = await gw.startGateway({
+    cleanups,
+    control,
+    log,
+    label: 'soak',
+    processes,
+    env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' },
+    nodeArgs: inspectorArgs,
+  });
+  const inspectors = {
+    api: await attachInspector(gateway.api.child),
+    worker: await attachInspector(gateway.worker.child),
+  };
+  cleanups.push('closed the inspectors', () => Object.values(inspectors).forEach((inspector) => inspector.close()));
+  /** Both processes' V8 heap in use after two forced full collections, MiB. */
+  const collectedHeaps = async () => ({
+    api: (await inspectors.api.collectedHeap()) / 1024 / 1024,
+    worker: (await inspectors.worker.collectedHeap()) / 1024 / 1024,
+  });
+  const collected = [];
   const { instances } = await gw.pairedInstances(gateway, instanceCount, { control, log });
   const receiver = await gw.startCountingReceiver(cleanups, { delayMs: receiverDelayMs });
   await gw.pointWebhooks(gateway, instances, receiver.port, () => 'soak-signing-secret-0123456789');
@@ -139,6 +163,14 @@ try {
   while (performance.now() < end) {
     await control.sleep(Math.min(sampleSeconds * 1000, end - performance.now()));
     const now = performance.now();
+    const minute = (now - start) / 60_000;
+    if ((collected.length === 0 && minute >= collectAt) || now >= end - 1_000) {
+      const heaps = await collectedHeaps();
+      collected.push({ minute, ...heaps });
+      log(
+        `t=${fixed(minute, 1)} min: heap after a forced full collection api ${fixed(heaps.api, 1)} MiB, worker ${fixed(heaps.worker, 1)} MiB`,
+      );
+    }
     const { rows } = await gateway.db.query(
       `SELECT (SELECT count(*) FROM webhook_deliveries WHERE state = 'pending')::int AS backlog,
               (SELECT count(*) FROM messages WHERE status = 'accepted')::int AS pending_sends`,
@@ -199,6 +231,11 @@ try {
     rssGrowth: { api: growth('rss', 'api'), worker: growth('rss', 'worker') },
     heapFloorGrowth: { api: growth('heapFloor', 'api'), worker: growth('heapFloor', 'worker') },
     outsideHeapGrowth: { api: growth('outsideHeap', 'api'), worker: growth('outsideHeap', 'worker') },
+    collectedHeaps: collected,
+    collectedHeapGrowth:
+      collected.length === 2
+        ? { api: collected[1].api / collected[0].api - 1, worker: collected[1].worker / collected[0].worker - 1 }
+        : null,
   };
   if (jsonOutput) console.log(JSON.stringify(summary, null, 2));
   else {
@@ -241,6 +278,13 @@ try {
         `api ${fixed(summary.heapFloorGrowth.api * 100, 1)} %, worker ${fixed(summary.heapFloorGrowth.worker * 100, 1)} %; ` +
         `outside-heap peak growth api ${fixed(summary.outsideHeapGrowth.api * 100, 1)} %, worker ${fixed(summary.outsideHeapGrowth.worker * 100, 1)} %`,
     );
+    const [first, last] = collected;
+    if (summary.collectedHeapGrowth)
+      console.log(
+        `heap after a forced full collection, minute ${fixed(first.minute, 1)} → ${fixed(last.minute, 1)}: ` +
+          `api ${fixed(first.api, 1)} → ${fixed(last.api, 1)} MiB (${fixed(summary.collectedHeapGrowth.api * 100, 1)} %), ` +
+          `worker ${fixed(first.worker, 1)} → ${fixed(last.worker, 1)} MiB (${fixed(summary.collectedHeapGrowth.worker * 100, 1)} %) (goal within ±5 %)`,
+      );
     console.log(`answers: ${JSON.stringify(answers)}\n`);
   }
   exitCode = 0;
