@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Steady state under a mixed load: does anything grow without bound?
 //
-//   npm run build && node bench/soak.mjs [--minutes=10] [--sends=150] [--inbound=40] [--instances=20] [--receiver-delay=0] [--json]
+//   npm run build && node bench/soak.mjs [--minutes=10] [--sends=150] [--inbound=40] [--instances=20] [--receiver-delay=0] [--collect-at=5] [--snapshots=DIR] [--json]
 //
 // The built API and one worker (dist/) against a fresh database and Redis prefix; --instances paired sandbox instances,
 // each with its own webhook URL on a local receiver (HTTP/1.1 keep-alive) that answers 200 after --receiver-delay ms.
@@ -18,9 +18,11 @@
 // the backlog grows by design; the worker's RSS must stay flat all the same (the backlog lives in PostgreSQL and Redis).
 // The heap after a forced full collection (both processes run with an inspector, see bench/inspector.mjs): taken at
 // --collect-at minutes (5, or the run's first sixth when shorter) and again at the end, under load both times; the
-// verdict compares the two (goal within ±5 %).
+// verdict compares the two (goal within ±5 %). With --snapshots=DIR each checkpoint also writes a heap snapshot of
+// each process there (compare them with `node bench/heap-diff.mjs A B`).
 // Exit status 0, 1 on failure, 130 when stopped. Everything created is removed at the end.
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import http from 'node:http';
 import * as gw from './gateway.mjs';
 import { attachInspector, inspectorArgs } from './inspector.mjs';
@@ -35,6 +37,8 @@ const instanceCount = intSetting(argv, 'instances', 'BENCH_INSTANCES', 20, 1, 10
 const receiverDelayMs = intSetting(argv, 'receiver-delay', 'BENCH_RECEIVER_DELAY', 0, 0, 60_000);
 const sampleSeconds = intSetting(argv, 'sample', 'BENCH_SAMPLE', 30, 1, 3600);
 const collectAt = intSetting(argv, 'collect-at', 'BENCH_COLLECT_AT', Math.min(5, Math.max(1, Math.floor(minutes / 6))), 1, 24 * 60);
+const snapshotDir = argv.find((arg) => arg.startsWith('--snapshots='))?.slice('--snapshots='.length);
+if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
 const { cleanups, control } = gw.boundedRun(log, (minutes * 60 + 600) * 1000);
 
 /** The V8 heap in use and reserved, from a process's Prometheus metrics, in MiB (NaN when it cannot be read). */
@@ -77,11 +81,17 @@ try {
     worker: await attachInspector(gateway.worker.child),
   };
   cleanups.push('closed the inspectors', () => Object.values(inspectors).forEach((inspector) => inspector.close()));
-  /** Both processes' V8 heap in use after two forced full collections, MiB. */
-  const collectedHeaps = async () => ({
-    api: (await inspectors.api.collectedHeap()) / 1024 / 1024,
-    worker: (await inspectors.worker.collectedHeap()) / 1024 / 1024,
-  });
+  /** Both processes' V8 heap in use after two forced full collections, MiB; then their snapshots, when asked for. */
+  const collectedHeaps = async (minute) => {
+    const heaps = {
+      api: (await inspectors.api.collectedHeap()) / 1024 / 1024,
+      worker: (await inspectors.worker.collectedHeap()) / 1024 / 1024,
+    };
+    if (snapshotDir)
+      for (const [name, inspector] of Object.entries(inspectors))
+        await inspector.snapshot(join(snapshotDir, `soak-${name}-minute-${Math.round(minute)}.heapsnapshot`));
+    return heaps;
+  };
   const collected = [];
   const { instances } = await gw.pairedInstances(gateway, instanceCount, { control, log });
   const receiver = await gw.startCountingReceiver(cleanups, { delayMs: receiverDelayMs });
@@ -165,7 +175,7 @@ try {
     const now = performance.now();
     const minute = (now - start) / 60_000;
     if ((collected.length === 0 && minute >= collectAt) || now >= end - 1_000) {
-      const heaps = await collectedHeaps();
+      const heaps = await collectedHeaps(minute);
       collected.push({ minute, ...heaps });
       log(
         `t=${fixed(minute, 1)} min: heap after a forced full collection api ${fixed(heaps.api, 1)} MiB, worker ${fixed(heaps.worker, 1)} MiB`,
