@@ -63,6 +63,10 @@ export const RECORD_ATTEMPTS_SQL = `WITH input AS (
       FROM input
       WHERE d.event_id = input.event_id AND d.received_at = input.received_at::timestamp(3)
         AND d.attempts = input.number - 1 AND d.state = 'pending'
+        -- Probes each delivery by key, whatever the statistics say (see RECORD_OUTCOMES_SQL), and only the partitions
+        -- of the batch's days.
+        AND d.event_id = ANY (ARRAY(SELECT event_id FROM input))
+        AND d.received_at BETWEEN (SELECT min(received_at::timestamp(3)) FROM input) AND (SELECT max(received_at::timestamp(3)) FROM input)
         -- Of two copies of one attempt in the batch only the first: an UPDATE joined to both would take either.
         AND NOT EXISTS (SELECT 1 FROM input earlier WHERE earlier.event_id = input.event_id AND earlier.number = input.number AND earlier.n < input.n)
       RETURNING input.n, d.received_at

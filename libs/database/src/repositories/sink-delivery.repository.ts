@@ -76,6 +76,10 @@ const RECORD_SQL = `WITH input AS (
       FROM input
       WHERE d.event_id = input.event_id AND d.received_at = input.received_at::timestamp(3)
         AND d.attempts = input.number - 1 AND d.state = 'pending'
+        -- Probes each delivery by key, whatever the statistics say, and only the partitions of the batch's days (see
+        -- RECORD_ATTEMPTS_SQL).
+        AND d.event_id = ANY (ARRAY(SELECT event_id FROM input))
+        AND d.received_at BETWEEN (SELECT min(received_at::timestamp(3)) FROM input) AND (SELECT max(received_at::timestamp(3)) FROM input)
         AND NOT EXISTS (SELECT 1 FROM input earlier WHERE earlier.event_id = input.event_id AND earlier.number = input.number AND earlier.n < input.n)
       RETURNING input.n
     ), recorded AS (
