@@ -26,6 +26,18 @@ export async function attachInspector(child) {
       }
     });
   });
+  return connectInspector(url);
+}
+
+/** The address of the inspector a child started with `inspectorArgs` printed, found in its captured output. */
+export function inspectorUrlIn(output) {
+  const found = /Debugger listening on (ws:\/\/\S+)/.exec(output);
+  if (!found) throw new Error('the child printed no inspector address');
+  return found[1];
+}
+
+/** Connects to the inspector at `url` (see `attachInspector`, or `inspectorUrlIn` for a child whose output is kept). */
+export async function connectInspector(url) {
   const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: 1 << 30 });
   await new Promise((resolve, reject) => (socket.once('open', resolve), socket.once('error', reject)));
   let nextId = 1;

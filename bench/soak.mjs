@@ -25,7 +25,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import * as gw from './gateway.mjs';
-import { attachInspector, inspectorArgs } from './inspector.mjs';
+import { connectInspector, inspectorArgs, inspectorUrlIn } from './inspector.mjs';
 
 const { environmentLine, fixed, intSetting, table } = gw;
 
@@ -77,8 +77,8 @@ try {
     nodeArgs: inspectorArgs,
   });
   const inspectors = {
-    api: await attachInspector(gateway.api.child),
-    worker: await attachInspector(gateway.worker.child),
+    api: await connectInspector(inspectorUrlIn(gateway.api.output())),
+    worker: await connectInspector(inspectorUrlIn(gateway.worker.output())),
   };
   cleanups.push('closed the inspectors', () => Object.values(inspectors).forEach((inspector) => inspector.close()));
   /** Both processes' V8 heap in use after two forced full collections, MiB; then their snapshots, when asked for. */
