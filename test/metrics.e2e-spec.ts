@@ -338,9 +338,14 @@ describe('GET /metrics: the signals to scale and alert on (API and worker)', () 
     const expiredBefore = valueOf(before, 'worker_shard_losses_total', { reason: 'expired' }) ?? 0;
     expect(valueOf(before, 'worker_shards_owned')).toBe(SHARDS);
     await databaseForWorker.close();
+    // The lease is forgotten at once; the loss is counted and the sessions closed by the shard's listener right after.
     const after = await eventually(
       workerMetrics,
-      (now) => (valueOf(now, 'worker_shard_lease_renewal_failures_total') ?? 0) >= 1 && valueOf(now, 'worker_shards_owned') === 0,
+      (now) =>
+        (valueOf(now, 'worker_shard_lease_renewal_failures_total') ?? 0) >= 1 &&
+        valueOf(now, 'worker_shards_owned') === 0 &&
+        (valueOf(now, 'worker_shard_losses_total', { reason: 'expired' }) ?? 0) - expiredBefore >= SHARDS &&
+        valueOf(now, 'worker_sessions', { status: 'connected' }) === 0,
       30_000,
     );
     expect({
