@@ -1,32 +1,57 @@
 import type { ChatStoreRepository } from '@app/database';
-import { ChatActivity } from './chat-activity';
+import { CHAT_ACTIVITY_COALESCE_MS, ChatActivity } from './chat-activity';
 
 describe('ChatActivity', () => {
-  it('writes a burst of sends to one chat as few writes, keeping the latest time, without making anyone wait', async () => {
-    const writes: [string, string, boolean, Date | null][] = [];
-    let release: () => void = () => undefined;
-    const firstWrite = new Promise<void>((resolve) => (release = resolve));
+  it('writes a burst of sends to one chat as one write after the coalescing window, keeping the latest time', async () => {
+    jest.useFakeTimers();
+    try {
+      const writes: [string, string, boolean, Date | null][] = [];
+      const chats = {
+        touch: (instanceId: string, jid: string, isGroup: boolean, at: Date | null) => {
+          writes.push([instanceId, jid, isGroup, at]);
+          return Promise.resolve();
+        },
+      } as unknown as ChatStoreRepository;
+      const activity = new ChatActivity(chats);
+      const at = (second: number) => new Date(Date.UTC(2026, 10, 22, 9, 0, second));
+
+      for (let second = 1; second <= 50; second++) activity.note('ins_1', 'a@s.whatsapp.net', false, at(second));
+      activity.note('ins_1', 'a@s.whatsapp.net', false, at(10));
+      activity.note('ins_2', 'g@g.us', true, at(5));
+      await jest.advanceTimersByTimeAsync(CHAT_ACTIVITY_COALESCE_MS - 1);
+      expect(writes).toEqual([]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(writes).toEqual([
+        ['ins_1', 'a@s.whatsapp.net', false, at(50)],
+        ['ins_2', 'g@g.us', true, at(5)],
+      ]);
+
+      // The next burst starts a window of its own.
+      activity.note('ins_1', 'a@s.whatsapp.net', false, at(51));
+      await jest.advanceTimersByTimeAsync(CHAT_ACTIVITY_COALESCE_MS);
+      expect(writes).toHaveLength(3);
+      expect(writes[2]).toEqual(['ins_1', 'a@s.whatsapp.net', false, at(51)]);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('writes at once, without waiting out the window, when asked to be idle (shutdown)', async () => {
+    const writes: string[] = [];
     const chats = {
-      touch: async (instanceId: string, jid: string, isGroup: boolean, at: Date | null) => {
-        writes.push([instanceId, jid, isGroup, at]);
-        if (writes.length === 1) await firstWrite;
+      touch: (instanceId: string, jid: string) => {
+        writes.push(jid);
+        return Promise.resolve();
       },
     } as unknown as ChatStoreRepository;
     const activity = new ChatActivity(chats);
-    const at = (second: number) => new Date(Date.UTC(2026, 10, 22, 9, 0, second));
-
-    activity.note('ins_1', 'a@s.whatsapp.net', false, at(1));
-    for (let second = 2; second <= 50; second++) activity.note('ins_1', 'a@s.whatsapp.net', false, at(second));
-    activity.note('ins_1', 'a@s.whatsapp.net', false, at(10));
-    activity.note('ins_2', 'g@g.us', true, at(5));
-    release();
+    activity.note('ins_1', 'a@s.whatsapp.net', false, new Date());
+    const started = Date.now();
     await activity.idle();
-
-    expect(writes).toEqual([
-      ['ins_1', 'a@s.whatsapp.net', false, at(1)],
-      ['ins_1', 'a@s.whatsapp.net', false, at(50)],
-      ['ins_2', 'g@g.us', true, at(5)],
-    ]);
+    expect({ writes, waitedLessThanTheWindow: Date.now() - started < CHAT_ACTIVITY_COALESCE_MS }).toEqual({
+      writes: ['a@s.whatsapp.net'],
+      waitedLessThanTheWindow: true,
+    });
   });
 
   it('keeps going when a write fails', async () => {

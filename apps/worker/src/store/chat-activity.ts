@@ -9,6 +9,13 @@ interface Touch {
 }
 
 /**
+ * How long a noted activity waits for more of its chat's before it is written. A drain sends one message every few
+ * milliseconds, so without the wait every send cost its own upsert and commit (one of the four PostgreSQL commits a
+ * send made); with it, a chat's burst is one write a second. The store's last activity may lag as long.
+ */
+export const CHAT_ACTIVITY_COALESCE_MS = 1_000;
+
+/**
  * Last-activity updates for the chats this instance sends to, written behind the send drain: a burst of sends to
  * one chat becomes one write, and no send waits for it. (The store keeps the latest time, so order does not matter.)
  */
@@ -17,6 +24,7 @@ export class ChatActivity implements OnModuleDestroy {
   private readonly logger = new Logger(ChatActivity.name);
   private readonly pending = new Map<string, Touch>();
   private flushing: Promise<void> | undefined;
+  private due: NodeJS.Timeout | undefined;
 
   constructor(private readonly chats: ChatStoreRepository) {}
 
@@ -24,16 +32,26 @@ export class ChatActivity implements OnModuleDestroy {
     const key = `${instanceId}\u0000${jid}`;
     const known = this.pending.get(key);
     if (!known || known.at < at) this.pending.set(key, { instanceId, jid, isGroup, at });
-    this.flushing ??= this.flush().finally(() => (this.flushing = undefined));
+    this.due ??= setTimeout(() => {
+      this.due = undefined;
+      void this.startFlush();
+    }, CHAT_ACTIVITY_COALESCE_MS).unref();
   }
 
-  /** Resolves once everything noted so far is written. */
+  /** Writes everything noted so far now, without waiting out the coalescing window; resolves once it is written. */
   async idle(): Promise<void> {
-    while (this.flushing) await this.flushing;
+    clearTimeout(this.due);
+    this.due = undefined;
+    while (this.pending.size > 0 || this.flushing) await this.startFlush();
   }
 
   onModuleDestroy(): Promise<void> {
     return this.idle();
+  }
+
+  private startFlush(): Promise<void> {
+    this.flushing ??= this.flush().finally(() => (this.flushing = undefined));
+    return this.flushing;
   }
 
   private async flush(): Promise<void> {

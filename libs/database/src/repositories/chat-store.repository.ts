@@ -60,14 +60,15 @@ export class ChatStoreRepository {
 
   /** Something happened in the chat at `at`: it exists, and its last activity is the latest such moment. */
   async touch(instanceId: string, jid: string, isGroup: boolean, at: Date | null): Promise<void> {
-    // On the pool directly: every message event touches its chat.
-    await this.prisma.pool.query(
-      `INSERT INTO chats (instance_id, jid, is_group, last_activity, updated_at)
+    // On the pool directly, prepared once per connection: every message event touches its chat.
+    await this.prisma.pool.query({
+      name: 'touch-chat',
+      text: `INSERT INTO chats (instance_id, jid, is_group, last_activity, updated_at)
        VALUES ($1, $2, $3, $4::timestamp(3), now())
        ON CONFLICT (instance_id, jid) DO UPDATE
          SET last_activity = GREATEST(chats.last_activity, EXCLUDED.last_activity), updated_at = now()`,
-      [instanceId, jid, isGroup, at ? at.toISOString() : null],
-    );
+      values: [instanceId, jid, isGroup, at ? at.toISOString() : null],
+    });
   }
 
   async applySettings(instanceId: string, jid: string, isGroup: boolean, patch: ChatSettingsPatch): Promise<void> {

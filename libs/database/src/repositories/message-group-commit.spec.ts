@@ -24,7 +24,8 @@ class FakeDatabase {
 
   constructor(private readonly latency: () => Promise<void> = () => new Promise((resolve) => setImmediate(resolve))) {}
 
-  readonly query = (async (text: string, values: unknown[]) => {
+  readonly query = (async (statement: string | { text: string; values: unknown[] }, given?: unknown[]) => {
+    const { text, values } = typeof statement === 'string' ? { text: statement, values: given ?? [] } : statement;
     const [instanceId, ...columns] = values as [string, ...unknown[]];
     const name = text.includes('INSERT INTO messages') ? 'insert' : 'find';
     this.statements.push({ name, size: Array.isArray(columns[0]) ? columns[0].length : 0 });

@@ -103,11 +103,12 @@ export class SandboxRepository {
   constructor(private readonly prisma: PrismaService) {}
 
   async device(instanceId: string): Promise<SandboxDeviceState> {
-    // On the pool directly: every simulated send reads it.
-    const { rows } = await this.prisma.pool.query<{ phone: string | null; device_id: string | null; online: boolean }>(
-      'SELECT phone, device_id, online FROM sandbox_devices WHERE instance_id = $1',
-      [instanceId],
-    );
+    // On the pool directly, prepared once per connection: every simulated send reads it.
+    const { rows } = await this.prisma.pool.query<{ phone: string | null; device_id: string | null; online: boolean }>({
+      name: 'sandbox-device',
+      text: 'SELECT phone, device_id, online FROM sandbox_devices WHERE instance_id = $1',
+      values: [instanceId],
+    });
     const row = rows[0];
     return { phone: row?.phone ?? null, deviceId: row?.device_id ?? null, online: row?.online ?? true };
   }
@@ -363,11 +364,12 @@ export class SandboxRepository {
 
   /** Records the message unless the network already has this id; then it only counts the duplicate. */
   async receiveOnce(instanceId: string, message: Omit<SandboxMessageRecord, 'seq' | 'at' | 'status'>): Promise<'received' | 'duplicate'> {
-    // On the pool directly: this is the simulated network's side of every send.
-    const inserted = await this.prisma.pool.query(
-      `INSERT INTO sandbox_messages (instance_id, id, direction, chat_jid, sender_jid, type, content, at)
+    // On the pool directly, prepared once per connection: this is the simulated network's side of every send.
+    const inserted = await this.prisma.pool.query({
+      name: 'sandbox-receive',
+      text: `INSERT INTO sandbox_messages (instance_id, id, direction, chat_jid, sender_jid, type, content, at)
        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8::timestamp(3)) ON CONFLICT DO NOTHING`,
-      [
+      values: [
         instanceId,
         message.id,
         message.direction,
@@ -377,7 +379,7 @@ export class SandboxRepository {
         JSON.stringify(message.content),
         new Date().toISOString(),
       ],
-    );
+    });
     if (inserted.rowCount === 1) return 'received';
     await this.prisma.sandboxMessage.update({
       where: { instanceId_id: { instanceId, id: message.id } },
