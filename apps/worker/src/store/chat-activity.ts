@@ -9,9 +9,10 @@ interface Touch {
 }
 
 /**
- * How long a noted activity waits for more of its chat's before it is written. A drain sends one message every few
- * milliseconds, so without the wait every send cost its own upsert and commit (one of the four PostgreSQL commits a
- * send made); with it, a chat's burst is one write a second. The store's last activity may lag as long.
+ * How often at most one chat's last activity is written. The first activity of a chat not written within the window
+ * is written at once (a chat we just sent to appears in the store as soon as before); more within the window wait
+ * for its end and go as one write. A drain sends one message every few milliseconds, so without the window every
+ * send cost its own upsert and commit (one of the four PostgreSQL commits a send made).
  */
 export const CHAT_ACTIVITY_COALESCE_MS = 1_000;
 
@@ -25,6 +26,8 @@ export class ChatActivity implements OnModuleDestroy {
   private readonly pending = new Map<string, Touch>();
   private flushing: Promise<void> | undefined;
   private due: NodeJS.Timeout | undefined;
+  /** When each chat was last written, for the chats written within the window. */
+  private readonly written = new Map<string, number>();
 
   constructor(private readonly chats: ChatStoreRepository) {}
 
@@ -32,10 +35,15 @@ export class ChatActivity implements OnModuleDestroy {
     const key = `${instanceId}\u0000${jid}`;
     const known = this.pending.get(key);
     if (!known || known.at < at) this.pending.set(key, { instanceId, jid, isGroup, at });
+    const wait = (this.written.get(key) ?? -Infinity) + CHAT_ACTIVITY_COALESCE_MS - Date.now();
+    if (wait <= 0) {
+      void this.startFlush();
+      return;
+    }
     this.due ??= setTimeout(() => {
       this.due = undefined;
       void this.startFlush();
-    }, CHAT_ACTIVITY_COALESCE_MS).unref();
+    }, wait).unref();
   }
 
   /** Writes everything noted so far now, without waiting out the coalescing window; resolves once it is written. */
@@ -56,9 +64,12 @@ export class ChatActivity implements OnModuleDestroy {
 
   private async flush(): Promise<void> {
     while (this.pending.size > 0) {
-      const batch = [...this.pending.values()];
+      const batch = [...this.pending.entries()];
       this.pending.clear();
-      for (const touch of batch) {
+      const now = Date.now();
+      for (const [key, writtenAt] of this.written) if (now - writtenAt >= CHAT_ACTIVITY_COALESCE_MS) this.written.delete(key);
+      for (const [key, touch] of batch) {
+        this.written.set(key, Date.now());
         await this.chats
           .touch(touch.instanceId, touch.jid, touch.isGroup, touch.at)
           .catch((error: Error) => this.logger.error(`${touch.instanceId}: last activity of ${touch.jid} not stored: ${error.message}`));
