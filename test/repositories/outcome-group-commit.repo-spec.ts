@@ -58,6 +58,42 @@ describe('OutcomeGroupCommit on PostgreSQL', () => {
     expect((await deliveryRows(db, instance)).map((row) => row.event_id)).toEqual(events.map((row) => row.id));
   });
 
+  it('moves an unconfirmed send on only from unconfirmed: a late outcome of a sent or accepted row writes nothing', async () => {
+    const [instance] = await db.instances(1);
+    const [written, taken, waiting] = await acceptAll(instance, 3);
+    const group = new OutcomeGroupCommit(db.prisma.pool);
+    const status = (messageId: string, value: 'sent' | 'unconfirmed') => ({
+      ...outcome(instance, messageId),
+      outcome: { status: value },
+      events: [{ eventType: 'message_status' as const, data: { id: messageId, status: value } }],
+    });
+    await group.record(status(written, 'unconfirmed'));
+    await group.record(status(taken, 'sent'));
+
+    const late = (messageId: string) => group.record({ ...status(messageId, 'sent'), outcome: { status: 'sent', from: 'unconfirmed' } });
+    expect((await late(written)).recorded).toBe(true);
+    expect((await Promise.all([late(taken), late(waiting), late(written)])).map((result) => result.recorded)).toEqual([
+      false,
+      false,
+      false,
+    ]);
+    expect(
+      await db.rows(
+        'SELECT id, status::text AS status, sent_at IS NOT NULL AS has_sent_at FROM messages WHERE instance_id = $1 ORDER BY messages.seq',
+        [instance],
+      ),
+    ).toEqual([
+      { id: written, status: 'sent', has_sent_at: true },
+      { id: taken, status: 'sent', has_sent_at: true },
+      { id: waiting, status: 'accepted', has_sent_at: false },
+    ]);
+    expect((await eventRows(db, instance)).map((row) => [row.seq, row.data])).toEqual([
+      ['1', { id: written, status: 'unconfirmed' }],
+      ['2', { id: taken, status: 'sent' }],
+      ['3', { id: written, status: 'sent' }],
+    ]);
+  });
+
   it('records each outcome once when two workers race on the same messages, numbering events gaplessly', async () => {
     const instances = await db.instances(2);
     const accepted = await Promise.all(instances.map((instanceId) => acceptAll(instanceId, 25)));

@@ -6,6 +6,7 @@ import { ObservabilityModule, loggerModule } from '@app/observability';
 import { RedisModule, SendDoorbells, WebhookQueue } from '@app/redis';
 import { MediaResolver } from './dispatch/media-resolver';
 import { SendDispatcher } from './dispatch/send-dispatcher';
+import { UnconfirmedSends } from './dispatch/unconfirmed-sends';
 import { SendQueueConsumers } from './dispatch/send-queue-consumers';
 import { SendReconciler } from './dispatch/send-reconciler';
 import { EventFanout } from './events/event-fanout';
@@ -82,6 +83,7 @@ export class WorkerModule {
         CommandRouter,
         MediaResolver,
         SendDispatcher,
+        UnconfirmedSends,
         SendQueueConsumers,
         SendDoorbells,
         SendReconciler,

@@ -147,6 +147,9 @@ export type ChatSettingEventData = {
   ephemeral?: { expiration: EphemeralTimer; sender?: EventSender };
 };
 
+/** What became of an accepted send, as `message_status` reports it. */
+export type MessageOutcome = 'sent' | 'unconfirmed' | 'failed';
+
 /** eventData per event type. */
 export type EventPayloads = {
   logged_in: { deviceId: string };
@@ -154,8 +157,13 @@ export type EventPayloads = {
   login_error: { id: string; error: string };
   initial_sync_finished: Record<string, never>;
   message: MessageEventData;
-  /** `code`: the network's refusal code when it refused the message with an error ack (463, 479, 421). */
-  message_status: { id: string; chatId: string; status: 'sent' | 'failed'; error?: string; code?: number };
+  /**
+   * `sent`: the network's server acknowledged the stanza. `unconfirmed`: the stanza was written but no ack came (the link
+   * dropped, or none within the wait): the message may or may not have reached the network, and it is not sent again;
+   * a later ack or the recipient's receipt follows it with `sent`, a late refusal with `failed`. `code`: the network's
+   * refusal code when it refused the message with an error ack (463, 479, 421).
+   */
+  message_status: { id: string; chatId: string; status: MessageOutcome; error?: string; code?: number };
   /**
    * The instance's sends paused (the network kept refusing them as from a restricted account: error acks 463/479) or
    * resumed (a probe send after the cool-down was taken). While paused, accepted messages wait in order.

@@ -62,8 +62,9 @@ export interface NetworkSession {
   /** Pairing by phone number instead of QR: returns the 8-character code to type on the phone. */
   requestPairCode(phone: string): Promise<string>;
   /**
-   * Hands one message or message operation to the network. Resolves once the network took it; throws
-   * PermanentSendError when it never will, anything else when it may later (the row stays pending).
+   * Hands one message or message operation to the network. Resolves once the network took it (or, `unconfirmed`, once
+   * its stanza was written and no acknowledgement came); throws PermanentSendError when it never will, anything else
+   * when it may later (the row stays pending).
    */
   send(message: OutboundMessage): Promise<SentMessage>;
   /**
@@ -80,6 +81,11 @@ export interface NetworkSession {
 export interface SentMessage {
   /** The network's own `message` event for a new message (`sender.isMe`); absent for operations on other messages. */
   ownMessage?: Extract<NormalisedEvent, { eventType: 'message' }>;
+  /**
+   * Set when the stanza was written but the network's server never acknowledged it; says why. The send is recorded
+   * `unconfirmed` (not `sent`) and never sent again; a later ack or the recipient's receipt settles it.
+   */
+  unconfirmed?: string;
 }
 
 export interface NetworkDriver {

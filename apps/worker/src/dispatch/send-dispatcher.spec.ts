@@ -13,7 +13,14 @@ function message(id: string, seq: number): StoredMessage {
 
 /** The dispatcher over in-memory fakes: rows stay `accepted` until an outcome is recorded, as in PostgreSQL. */
 function setUp(
-  options: { failRecords?: number; intervalMs?: number; fencedOutAt?: string; rows?: (StoredMessage | UnreadableMessage)[] } = {},
+  options: {
+    failRecords?: number;
+    intervalMs?: number;
+    fencedOutAt?: string;
+    rows?: (StoredMessage | UnreadableMessage)[];
+    /** Sends whose stanza the network never acknowledged, with why. */
+    unconfirmed?: Record<string, string>;
+  } = {},
 ) {
   const rows = options.rows ?? [message('m1', 1), message('m2', 2), message('m3', 3)];
   const recorded: string[] = [];
@@ -30,8 +37,10 @@ function setUp(
       return Promise.resolve(!recorded.includes(id));
     },
     outcomes: [] as { id: string; outcome: { status: string; error?: string } }[],
-    recordOutcome(_instanceId: string, id: string, outcome: { status: string; error?: string }) {
+    events: [] as unknown[],
+    recordOutcome(_instanceId: string, id: string, outcome: { status: string; error?: string }, events: unknown[]) {
       this.outcomes.push({ id, outcome });
+      this.events.push(...events);
       if (failRecords > 0) {
         failRecords -= 1;
         return Promise.reject(new Error('database unavailable'));
@@ -43,7 +52,8 @@ function setUp(
   const session = {
     send: (outbound: { id: string }) => {
       sent.push(outbound.id);
-      return Promise.resolve({});
+      const why = options.unconfirmed?.[outbound.id];
+      return Promise.resolve(why === undefined ? {} : { unconfirmed: why });
     },
   };
   const sessions = { onConnected: () => undefined, connectedSession: () => session };
@@ -51,6 +61,7 @@ function setUp(
   const routing = { get: () => Promise.resolve({ eventFilters: [], webhookUrl: null }) };
   const fanout = { committed: () => Promise.resolve() };
   const activity = { note: () => undefined };
+  const noted: string[] = [];
   const lease = new ShardLeaseCheck();
   const lost: { shard: number; token: number }[] = [];
   let held = true;
@@ -73,8 +84,10 @@ function setUp(
     lease,
     new SendBreaker({ refusals: 3, windowSeconds: 600, coolDownSeconds: 900 }),
     { paused: () => Promise.resolve(), resumed: () => Promise.resolve() } as never,
+    undefined,
+    { noted: (_instanceId: string, id: string) => noted.push(id) } as never,
   );
-  return { dispatcher, sent, recorded, claims: messages.claims, outcomes: messages.outcomes, lost };
+  return { dispatcher, sent, recorded, claims: messages.claims, outcomes: messages.outcomes, events: messages.events, lost, noted };
 }
 
 describe('SendDispatcher', () => {
@@ -99,6 +112,26 @@ describe('SendDispatcher', () => {
       },
       { id: 'm2', outcome: { status: 'sent' } },
     ]);
+  });
+
+  it('records a send whose stanza the network never acknowledged as unconfirmed, with why, never as sent, and sends it once', async () => {
+    const why = 'the link closed before the network acknowledged the message';
+    const { dispatcher, sent, outcomes, events, noted } = setUp({ unconfirmed: { m2: why } });
+    await dispatcher.kick(INSTANCE);
+    await dispatcher.kick(INSTANCE);
+    expect(sent).toEqual(['m1', 'm2', 'm3']);
+    expect(outcomes).toEqual([
+      { id: 'm1', outcome: { status: 'sent' } },
+      { id: 'm2', outcome: { status: 'unconfirmed', error: why } },
+      { id: 'm3', outcome: { status: 'sent' } },
+    ]);
+    const chatId = '447700900123@s.whatsapp.net';
+    expect(events).toEqual([
+      { eventType: 'message_status', data: { id: 'm1', chatId, status: 'sent' } },
+      { eventType: 'message_status', data: { id: 'm2', chatId, status: 'unconfirmed', error: why } },
+      { eventType: 'message_status', data: { id: 'm3', chatId, status: 'sent' } },
+    ]);
+    expect(noted).toEqual(['m2']);
   });
 
   it('leaves a stored send of a newer version accepted for an upgraded worker, and keeps the later ones behind it', async () => {

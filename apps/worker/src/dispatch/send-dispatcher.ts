@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { APP_CONFIG, type AppConfig } from '@app/config';
 import { PermanentSendError, passesEventFilters, shardOf, type NormalisedEvent } from '@app/contracts';
-import { FencedOutError, MessageRepository, type Fence, type StoredMessage, type UnreadableMessage } from '@app/database';
+import { FencedOutError, MessageRepository, type Fence, type SendOutcome, type StoredMessage, type UnreadableMessage } from '@app/database';
 import { normalise, type SentMessage } from '@app/messaging';
 import { EventFanout } from '../events/event-fanout';
 import { EventRoutingCache } from '../events/event-routing.cache';
@@ -12,6 +12,7 @@ import { MediaResolver } from './media-resolver';
 import { SendBreaker, type BreakerChange } from './send-breaker';
 import { SendingPauses } from './sending-pauses';
 import { SendMetrics } from './send-metrics';
+import { UnconfirmedSends } from './unconfirmed-sends';
 
 const BATCH = 200;
 
@@ -22,7 +23,7 @@ interface Drain {
 
 /** A send the network took whose outcome could not be written yet: it is recorded later, never sent again. */
 interface UnrecordedOutcome {
-  outcome: { status: 'sent' | 'failed'; error?: string };
+  outcome: SendOutcome;
   events: NormalisedEvent[];
 }
 
@@ -58,6 +59,8 @@ export class SendDispatcher {
     private readonly pauses: SendingPauses,
     /** Optional so the dispatcher can be built without a metrics registry (unit tests). */
     @Optional() private readonly metrics?: SendMetrics,
+    /** Optional for the same reason: without it, unconfirmed sends are recorded but nothing settles them in memory. */
+    @Optional() private readonly unconfirmed?: UnconfirmedSends,
   ) {
     sessions.onConnected((instanceId) => void this.kick(instanceId));
   }
@@ -181,10 +184,17 @@ export class SendDispatcher {
       this.lastSendAt.set(instanceId, Date.now());
       return true;
     }
-    const events: NormalisedEvent[] = [normalise.messageStatus({ id: message.id, chatId: message.chatJid, status: 'sent' })];
+    // Written but never acknowledged: reported as such and never sent again (a later ack or receipt settles it). It says
+    // nothing about a restriction either way, so the breaker is left as it stands.
+    if (sent.unconfirmed !== undefined) {
+      this.logger.warn(`${instanceId}: ${message.id} unconfirmed: ${sent.unconfirmed}`);
+    }
+    const outcome: SendOutcome = sent.unconfirmed === undefined ? { status: 'sent' } : { status: 'unconfirmed', error: sent.unconfirmed };
+    const events: NormalisedEvent[] = [normalise.messageStatus({ id: message.id, chatId: message.chatJid, ...outcome })];
     if (sent.ownMessage) events.push(sent.ownMessage);
-    events.push(...this.breakerEvents(instanceId, this.breaker.taken(instanceId)));
-    await this.recordOnce(instanceId, message.id, fence, { outcome: { status: 'sent' }, events });
+    if (sent.unconfirmed === undefined) events.push(...this.breakerEvents(instanceId, this.breaker.taken(instanceId)));
+    await this.recordOnce(instanceId, message.id, fence, { outcome, events });
+    if (sent.unconfirmed !== undefined) this.unconfirmed?.noted(instanceId, message.id);
     if (message.acceptedAt) this.metrics?.sent(message.acceptedAt);
     const own = sent.ownMessage?.data;
     if (own && !own.isStatus) this.activity.note(instanceId, own.chatId, own.isGroup, new Date(own.time));
@@ -214,7 +224,7 @@ export class SendDispatcher {
   private async recordOutcome(
     instanceId: string,
     messageId: string,
-    outcome: { status: 'sent' | 'failed'; error?: string },
+    outcome: SendOutcome,
     events: NormalisedEvent[],
     fence: Fence,
   ): Promise<void> {

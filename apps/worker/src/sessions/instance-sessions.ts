@@ -2,6 +2,7 @@ import { Injectable, Logger, Optional } from '@nestjs/common';
 import { AppError, isPaired, type InstanceStatus, type NormalisedEvent } from '@app/contracts';
 import { FencedOutError, InstanceLifecycleRepository, type Fence, type OwnedInstance } from '@app/database';
 import { normalise, type CloseReason, type NetworkSession, type SessionHooks } from '@app/messaging';
+import { UnconfirmedSends } from '../dispatch/unconfirmed-sends';
 import { ShardLeaseCheck } from '../shards/shard-lease-check';
 import { StoreProjector } from '../store/store-projector';
 import { DriverRegistry } from './driver-registry';
@@ -97,6 +98,8 @@ export class InstanceSessions {
     private readonly lease: ShardLeaseCheck,
     private readonly pacer: ResumePacer,
     @Optional() private readonly proxies?: NetworkProxies,
+    /** Settles sends recorded `unconfirmed` from the events that confirm or refuse them (optional for unit tests). */
+    @Optional() private readonly unconfirmed?: UnconfirmedSends,
   ) {
     proxies?.onChange((change) => void this.proxyChanged(change));
   }
@@ -354,6 +357,7 @@ export class InstanceSessions {
       opened: ({ deviceId, isNewLogin }) => {
         managed.failures = 0;
         managed.deviceId = deviceId;
+        this.unconfirmed?.forget(id);
         const proxyRestored = PROXY_FAILURES.includes(managed.statusReason as CloseReason);
         this.transition(managed, 'connected');
         if (proxyRestored) this.recordEvent(id, normalise.instanceConnection({ state: 'restored' }));
@@ -542,7 +546,9 @@ export class InstanceSessions {
       .run(instanceId, async () => {
         if (this.openEventBatches.get(instanceId) === batch) this.openEventBatches.delete(instanceId);
         for (const each of batch) await this.store.apply(instanceId, each);
-        await this.events.recordMany(instanceId, batch, this.fences.get(instanceId));
+        const fence = this.fences.get(instanceId);
+        const rest = this.unconfirmed ? await this.unconfirmed.settle(instanceId, batch, fence) : batch;
+        await this.events.recordMany(instanceId, rest, fence);
       })
       .catch((error: Error) => {
         if (error instanceof FencedOutError) this.fencedOut(error.fence);

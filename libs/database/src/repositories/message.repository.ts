@@ -4,7 +4,9 @@ import type { Prisma } from '../generated/prisma/client';
 import { PrismaService } from '../prisma.service';
 import { FencedOutError, fenceHolds, type Fence } from './fence';
 import { GroupCommitMismatch, MessageGroupCommit } from './message-group-commit';
-import { OutcomeGroupCommit } from './outcome-group-commit';
+import { OutcomeGroupCommit, type SendOutcome, type StoredStatus } from './outcome-group-commit';
+
+export type { SendOutcome, StoredStatus };
 import type { StoredEvent } from './event-log.repository';
 
 export interface AcceptedMessage {
@@ -36,7 +38,7 @@ const CLAIM_SQL = `WITH allowed AS (SELECT ${fenceHolds('$3', '$4')} AS ok), cla
 
 export type StoredMessage = OutboundMessage & {
   seq: bigint;
-  status: 'accepted' | 'sent' | 'failed';
+  status: StoredStatus;
   /** When the API accepted it (read with the pending rows, for the accept→network latency). */
   acceptedAt?: Date;
 };
@@ -51,7 +53,7 @@ export interface UnreadableMessage {
   kind: string;
   chatJid: string;
   seq: bigint;
-  status: 'accepted' | 'sent' | 'failed';
+  status: StoredStatus;
   unreadable: WireDecodeError;
 }
 
@@ -117,12 +119,13 @@ export class MessageRepository {
   /**
    * Records a send's outcome and appends its events (with their webhook deliveries when `deliver`) in one commit,
    * shared with the outcomes other drains record at the same time (see `OutcomeGroupCommit`). Does nothing when the
-   * row is no longer `accepted`, so a repeated dispatch adds no events. `recorded` tells whether this call recorded it.
+   * row is no longer `accepted` (or `outcome.from`), so a repeated dispatch adds no events. `recorded` tells whether
+   * this call recorded it.
    */
   recordOutcome(
     instanceId: string,
     id: string,
-    outcome: { status: 'sent' | 'failed'; error?: string },
+    outcome: SendOutcome,
     events: { eventType: EventType; data: Record<string, unknown> }[],
     options: { deliver: boolean; sink?: boolean; fence?: Fence } = { deliver: false },
   ): Promise<{ recorded: boolean; events: StoredEvent[] }> {
@@ -163,6 +166,18 @@ export class MessageRepository {
       return { id: row.id, kind: row.kind, chatJid: row.chatJid, seq: row.seq, status: row.status, unreadable: send };
     }
     return { ...send, id: row.id, seq: row.seq, status: row.status };
+  }
+
+  /**
+   * The instance's sends written to the network but not acknowledged by it (`unconfirmed`), whose later ack, receipt
+   * or refusal settles them. Few rows: the status index finds them without reading the instance's other messages.
+   */
+  async unconfirmed(instanceId: string): Promise<string[]> {
+    const { rows } = await this.prisma.pool.query<{ id: string }>(
+      `SELECT id FROM messages WHERE status = 'unconfirmed' AND instance_id = $1`,
+      [instanceId],
+    );
+    return rows.map((row) => row.id);
   }
 
   /** Instances of these shards with messages accepted before `olderThan` and still not dispatched. */

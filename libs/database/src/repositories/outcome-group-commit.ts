@@ -1,12 +1,23 @@
+import type { MessageOutcome } from '@app/contracts';
 import * as eventAppend from './event-append.sql';
 import { FencedOutError, fenceHolds, type Fence } from './fence';
 import type { StoredEvent } from './stored-event';
 import { queryRetrying, StatementBatcher, type Queryable } from './statement-batcher';
 
+/** A stored send's status: `accepted` until its outcome; `unconfirmed` written but not acknowledged (see `MessageOutcome`). */
+export type StoredStatus = 'accepted' | MessageOutcome;
+
+/** A send's outcome to record; `from`: the status the row must still have (default `accepted`). */
+export interface SendOutcome {
+  status: MessageOutcome;
+  error?: string;
+  from?: StoredStatus;
+}
+
 export interface OutcomeRequest {
   instanceId: string;
   messageId: string;
-  outcome: { status: 'sent' | 'failed'; error?: string };
+  outcome: SendOutcome;
   events: eventAppend.NewEvent[];
   deliver: boolean;
   /** Also a sink delivery per event (the instance publishes to a broker). */
@@ -16,7 +27,7 @@ export interface OutcomeRequest {
 }
 
 export interface RecordedOutcome {
-  /** False when the row was no longer `accepted` (a repeated dispatch): nothing was written. */
+  /** False when the row was no longer `accepted` (or the outcome's `from`; a repeated dispatch): nothing was written. */
   recorded: boolean;
   events: StoredEvent[];
 }
@@ -29,18 +40,20 @@ interface Entry {
 const MAX_ROWS = 500;
 
 /**
- * For every message of the batch that is still `accepted`: records its outcome, appends its events to its instance's
+ * For every message of the batch that is still `accepted` (or in the status its outcome moves it `from`: an `unconfirmed`
+ * send settled by a late ack, receipt or refusal): records its outcome, appends its events to its instance's
  * log with the next sequence numbers (numbered in batch order, then event order) and creates their webhook deliveries
  * when asked; one statement, one commit. A row that is no longer `accepted` gets nothing.
  */
 export const RECORD_OUTCOMES_SQL = `WITH input AS (
-      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(n int, message_id text, instance_id text, status text, error text, shard int, token bigint)
+      SELECT * FROM jsonb_to_recordset($1::jsonb) AS t(n int, message_id text, instance_id text, status text, from_status text, error text, shard int, token bigint)
     ), allowed AS (
       SELECT n FROM input WHERE token IS NULL OR ${fenceHolds('input.shard', 'input.token')}
     ), done AS (
       UPDATE messages m SET status = input.status::"MessageStatus", error = input.error,
              sent_at = CASE WHEN input.status = 'sent' THEN $2::timestamp(3) ELSE NULL END
-      FROM input WHERE m.id = input.message_id AND m.instance_id = input.instance_id AND m.status = 'accepted'
+      FROM input WHERE m.id = input.message_id AND m.instance_id = input.instance_id
+        AND m.status = coalesce(input.from_status, 'accepted')::"MessageStatus"
         -- Probes each message by id. Without it, a partition filled by a burst of accepts and not analysed yet looks
         -- small, and the planner hashes the batch against every accepted row: a cost per outcome that grows with the
         -- backlog (a one-instance drain fell to 75 sends/s, see docs/scaling.md).
@@ -83,6 +96,7 @@ export class OutcomeGroupCommit {
       message_id: request.messageId,
       instance_id: request.instanceId,
       status: request.outcome.status,
+      from_status: request.outcome.from ?? null,
       error: request.outcome.error ?? null,
       shard: request.fence?.shard ?? null,
       token: request.fence?.token ?? null,

@@ -9,6 +9,7 @@ import type {
   GroupEventData,
   MediaDescriptor,
   MessageEventData,
+  MessageOutcome,
   NormalisedEvent,
   PinTimer,
   QuotedMessage,
@@ -359,7 +360,7 @@ export const normalise = {
       present({ state: input.state, reason: input.reason, detail: input.detail, retryAt: input.retryAt ? iso(input.retryAt) : undefined }),
     ),
 
-  messageStatus: (input: { id: string; chatId: string; status: 'sent' | 'failed'; error?: string; code?: number }) =>
+  messageStatus: (input: { id: string; chatId: string; status: MessageOutcome; error?: string; code?: number }) =>
     event('message_status', present({ id: input.id, chatId: input.chatId, status: input.status, error: input.error, code: input.code })),
 
   /** `reader` read (or received) the messages; `messageSender` wrote them. */

@@ -274,7 +274,7 @@ describe('messages.update', () => {
   it("leaves a refusal to the send that waits for its ack: Baileys' ERROR update is not reported a second time", async () => {
     const acks = new ServerAcks(1_000);
     harness.context.acks = acks;
-    acks.expect('3EB0000000000000WAIT');
+    acks.expect('3EB0000000000000WAIT', BOB.pn);
     acks.received({ id: '3EB0000000000000WAIT', error: '463' });
     const calls = await harness.deliver({
       'messages.update': [
@@ -285,7 +285,7 @@ describe('messages.update', () => {
       ],
     });
     expect(eventsIn(calls)).toEqual([]);
-    await expect(acks.outcome('3EB0000000000000WAIT')).resolves.toBe(463);
+    await expect(acks.outcome('3EB0000000000000WAIT')).resolves.toEqual({ outcome: 'refused', code: 463 });
   });
 
   it('reports a star from the phone with the stored author', async () => {

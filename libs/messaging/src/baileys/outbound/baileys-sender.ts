@@ -9,6 +9,13 @@ import { keepSent } from './network-store';
 import { ownMessage } from './own-message';
 import { classifySendError } from './send-errors';
 import { sendInteractive } from './interactive-send';
+import { ACK_WAIT_MS } from './server-acks';
+
+/** Why a written stanza is not known to be taken, as the `message_status` unconfirmed event says. */
+const UNCONFIRMED: Record<'closed' | 'timeout', string> = {
+  closed: 'the link closed before the network acknowledged the message',
+  timeout: `the network did not acknowledge the message within ${ACK_WAIT_MS / 1000} s`,
+};
 
 /** Sends one accepted message, or one operation on a message, over an open Baileys socket. */
 @Injectable()
@@ -25,8 +32,9 @@ export class BaileysSender implements BaileysSenderPort {
       throw classifySendError(error);
     }
     // The stanza is written; whether the network took it is its ack's to say (operations without a stanza have none).
-    const refusal = await context.acks?.outcome(message.id);
-    if (refusal !== undefined) throw refusedByNetwork(refusal);
+    const ack = (await context.acks?.outcome(message.id)) ?? { outcome: 'taken' };
+    if (ack.outcome === 'refused') throw refusedByNetwork(ack.code);
+    if (ack.outcome === 'unconfirmed') return { ...sent, unconfirmed: UNCONFIRMED[ack.why] };
     return sent;
   }
 
@@ -40,7 +48,7 @@ export class BaileysSender implements BaileysSenderPort {
     }
     const { content, options } = await prepareMessage(context, message);
     context.sent?.add(message.id);
-    context.acks?.expect(message.id);
+    context.acks?.expect(message.id, message.chatJid);
     const sent = await context.socket.sendMessage(message.chatJid, content, options);
     if (!sent) return {};
     await keepSent(context, sent);

@@ -10,7 +10,7 @@ import { fallbackMessageId, fallbackText } from './text-fallback';
 /** `awaited`: the send waits for this stanza's ack (the message's own id); a fallback copy's refusal is reported as it comes. */
 async function sendText(context: BaileysContext, chatJid: string, text: string, messageId: string, awaited: boolean) {
   context.sent?.add(messageId);
-  if (awaited) context.acks?.expect(messageId);
+  if (awaited) context.acks?.expect(messageId, chatJid);
   const sent = await context.socket.sendMessage(chatJid, { text, linkPreview: null }, { messageId });
   if (sent) await keepSent(context, sent);
   return sent;
@@ -38,7 +38,7 @@ export async function sendInteractive(
     { userJid: context.socket.user?.id ?? context.selfJid, messageId: message.id, timestamp: now },
   );
   context.sent?.add(message.id);
-  context.acks?.expect(message.id);
+  context.acks?.expect(message.id, message.chatJid);
   await context.socket.relayMessage(message.chatJid, generated.message ?? {}, {
     messageId: message.id,
     additionalNodes: interactiveNodes(message.chatJid, now, message.payload.aiLabel === true),

@@ -31,7 +31,7 @@ const RECEIPT_TYPES: Record<Exclude<SendReceiptType, 'read'>, MessageReceiptType
 /** Edits, revokes, reactions and pins are messages too: sent under our id and kept for retry receipts. */
 async function sendOperation(context: BaileysContext, message: OutboundMessage, content: AnyMessageContent): Promise<void> {
   context.sent?.add(message.id);
-  context.acks?.expect(message.id);
+  context.acks?.expect(message.id, message.chatJid);
   const sent = await context.socket.sendMessage(message.chatJid, content, { messageId: message.id });
   if (sent) await keepSent(context, sent);
 }

@@ -15,7 +15,7 @@ import { loadAuthState, type AuthState, type AuthStore } from '../auth-state';
 import { normalise } from '../../events/normalise';
 import { RecentIds } from '../inbound/recent-ids';
 import { UndecryptableWatch, type UndecryptableOutcome } from '../inbound/undecryptable-watch';
-import { ServerAcks } from '../outbound/server-acks';
+import { ACK_WAIT_MS, ServerAcks } from '../outbound/server-acks';
 import type { BaileysContext, BaileysInboundPort, BaileysOperationsPort, BaileysSenderPort, InboundSink } from '../baileys-context';
 import type { BaileysLibrary, BaileysSocket, WAMessage } from '../baileys-library';
 import { CallOrigins } from '../call-origins';
@@ -111,8 +111,14 @@ export class BaileysSession implements NetworkSession {
   private readonly keyCache: SignalKeyCache;
   /** Outlives sockets: Baileys echoes our sends back (also after a reconnect), and inbound mapping must know them. */
   private readonly sent = new RecentIds();
-  /** Sends waiting for the server's ack of their stanza (a reconnect ends the wait: that socket's acks never come). */
-  private readonly acks = new ServerAcks();
+  /**
+   * Sends waiting for the server's ack of their stanza (a reconnect ends the wait: that socket's acks never come). An
+   * ack after the wait confirms an `unconfirmed` send: reported as `message_status` sent, which the worker records
+   * only for a send it recorded unconfirmed.
+   */
+  private readonly acks = new ServerAcks(ACK_WAIT_MS, (id, chatJid) =>
+    this.hooks.event(normalise.messageStatus({ id, chatId: chatJid, status: 'sent' })),
+  );
   /** Outlives sockets: a call offered just before a reconnect can still be rejected after it. */
   private readonly calls = new CallOrigins();
   /** Outlives sockets: the resend of a message that failed to decrypt may come after a reconnect. */
