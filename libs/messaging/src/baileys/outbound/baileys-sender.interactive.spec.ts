@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { InteractiveTextFallback } from '@app/config';
 import type { OutboundMessage } from '@app/contracts';
 import { BaileysSender } from './baileys-sender';
+import { ServerAcks } from './server-acks';
 import { MemoryNetworkMessages } from '../testing/kit';
 import type { FakeSocket } from '../testing/socket';
 import { CONTACT, GROUP, SELF, SELF_LID, fakeContext, fakeSocket, networkMessage } from '../testing/outbound';
@@ -214,5 +215,65 @@ describe('BaileysSender: buttons and lists', () => {
     expect(socket.sendMessage.mock.calls).toEqual([[CONTACT, { text: BUTTONS_TEXT, linkPreview: null }, { messageId: ID }]]);
     expect(result.ownMessage?.data).toMatchObject({ id: ID, type: 'text', text: BUTTONS_TEXT });
     expect(store.saved().map((message) => message.key.id)).toEqual([ID]);
+  });
+
+  describe('a message of two parts (after): each part goes out once', () => {
+    const connectionClosed = () => Object.assign(new Error('Connection Closed'), { isBoom: true, output: { statusCode: 428 } });
+    const textCopy = () => networkMessage(CONTACT, TEXT_ID, { extendedTextMessage: { text: BUTTONS_TEXT } });
+    const sendWith = (acks: ServerAcks) =>
+      new BaileysSender({ interactiveTextFallback: 'after' }).send({ ...fakeContext(socket, store), acks }, buttons(CONTACT));
+
+    it('retries only the text copy after it failed on a closed link: the buttons are relayed once, their ack still counts', async () => {
+      const acks = new ServerAcks(1_000);
+      socket.relayMessage.mockImplementationOnce((_jid, _message, options) => {
+        acks.received({ id: options.messageId });
+        return Promise.resolve(options.messageId ?? '');
+      });
+      socket.sendMessage.mockRejectedValueOnce(connectionClosed()).mockResolvedValueOnce(textCopy());
+
+      await expect(sendWith(acks)).rejects.toThrow('Connection Closed');
+      const retried = await sendWith(acks);
+
+      expect(socket.relayMessage.mock.calls).toEqual([[CONTACT, BUTTONS_CONTENT, { messageId: ID, additionalNodes: [BIZ] }]]);
+      expect(socket.sendMessage.mock.calls).toEqual([
+        [CONTACT, { text: BUTTONS_TEXT, linkPreview: null }, { messageId: TEXT_ID }],
+        [CONTACT, { text: BUTTONS_TEXT, linkPreview: null }, { messageId: TEXT_ID }],
+      ]);
+      expect(store.saved().map((message) => message.key.id)).toEqual([ID, TEXT_ID]);
+      expect(retried).toEqual({ ownMessage: expect.objectContaining({ eventType: 'message' }) });
+      expect(retried.ownMessage?.data).toMatchObject({ id: ID, type: 'buttons' });
+    });
+
+    it('sends nothing again when both parts went out, and reports the send unconfirmed when this session never saw the ack', async () => {
+      await store.save('ins_1', [
+        { id: ID, chatJid: CONTACT, fromMe: true, senderJid: null, sentAt: NOW, data: '{}' },
+        { id: TEXT_ID, chatJid: CONTACT, fromMe: true, senderJid: null, sentAt: NOW, data: '{}' },
+      ]);
+
+      const result = await sendWith(new ServerAcks(1_000));
+
+      expect(socket.relayMessage).not.toHaveBeenCalled();
+      expect(socket.sendMessage).not.toHaveBeenCalled();
+      expect(result).toEqual({
+        ownMessage: expect.objectContaining({ eventType: 'message' }),
+        unconfirmed: 'the buttons went out on an earlier attempt whose acknowledgement this session did not see',
+      });
+    });
+
+    it('reports a send whose buttons were written but whose link closed before the ack unconfirmed, not sent', async () => {
+      const acks = new ServerAcks(1_000);
+      socket.relayMessage.mockImplementationOnce((_jid, _message, options) => {
+        acks.socketClosed();
+        return Promise.resolve(options.messageId ?? '');
+      });
+      socket.sendMessage.mockResolvedValueOnce(textCopy());
+
+      const result = await sendWith(acks);
+
+      expect(result).toEqual({
+        ownMessage: expect.objectContaining({ eventType: 'message' }),
+        unconfirmed: 'the link closed before the network acknowledged the message',
+      });
+    });
   });
 });
