@@ -392,6 +392,19 @@ export class FakeNetworkProcess {
     return this.call('GET', '/refusals');
   }
 
+  /**
+   * The link drops after the server relayed each of our next `times` (default 1) messages to the contact: before the
+   * server's ack (`ack: false`; the server never acks that stanza later) or right after it (`ack: true`).
+   */
+  async dropLinkAfter(phone: string, ack: boolean, times?: number): Promise<void> {
+    await this.call('POST', '/link-drops', { phone, ack, times });
+  }
+
+  /** Every message stanza the link dropped after, in order. */
+  linkDrops(): Promise<{ id: string; to: string; acked: boolean }[]> {
+    return this.call('GET', '/link-drops');
+  }
+
   async addressing(mode: 'pn' | 'lid'): Promise<void> {
     await this.call('POST', '/addressing', { mode });
   }

@@ -13,6 +13,7 @@ import { Retries, retryHandlers, retryRoutes } from './retries.mjs';
 import { ContactDevices, deviceRoutes } from './devices.mjs';
 import { AppState, appStateHandlers, appStateRoutes } from './app-state.mjs';
 import { ErrorAcks, errorAckHandlers, errorAckRoutes } from './error-acks.mjs';
+import { LinkDrops, linkDropHandlers, linkDropRoutes } from './link-drops.mjs';
 import { Rivals, rivalRoutes } from './rival.mjs';
 import { devicePeerAllowed, peerGuardRoutes } from './peer-guard.mjs';
 
@@ -21,11 +22,13 @@ const network = new FakeNetwork(makeCertificateAuthority(), (line) => verbose &&
 const media = await new MediaServer().start();
 const groups = new Groups(network);
 const errorAcks = new ErrorAcks(network);
+const linkDrops = new LinkDrops(network);
 const retries = new Retries(network);
 const appState = new AppState(network, media);
-// Refusals first: a refused stanza reaches no group or contact.
+// Refusals first: a refused stanza reaches no group or contact. Link drops next: their stanzas reach the contact.
 network.handlers.push(
   errorAckHandlers(errorAcks),
+  linkDropHandlers(linkDrops),
   mediaHandlers(media),
   groupHandlers(groups),
   retryHandlers(retries),
@@ -41,6 +44,7 @@ const routes = [
   ...deviceRoutes(new ContactDevices(network)),
   ...appStateRoutes(network, appState),
   ...errorAckRoutes(errorAcks),
+  ...linkDropRoutes(linkDrops),
   ...rivalRoutes(network, new Rivals(network)),
   ...peerGuardRoutes(),
 ];

@@ -730,8 +730,11 @@ class Connection {
     this.result(node, [{ tag: 'list', attrs: {}, content: users }]);
   }
 
-  /** A message our device sent: every recipient device decrypts its copy; the server acknowledges the stanza. */
-  async message(node) {
+  /**
+   * A message our device sent: every recipient device decrypts its copy; the server acknowledges the stanza (unless
+   * `ack` is false: the link drops first, see link-drops.mjs).
+   */
+  async message(node, { ack = true } = {}) {
     const recipients = children(child(node, 'participants'), 'to');
     const direct = child(node, 'enc') ? [{ attrs: { jid: node.attrs.to }, content: [child(node, 'enc')] }] : [];
     const extras = (node.content ?? [])
@@ -765,7 +768,7 @@ class Connection {
       owner.inbox.push(entry);
       for (const listener of this.network.inboxListeners) listener(owner, entry);
     }
-    this.send({ tag: 'ack', attrs: { class: 'message', id: node.attrs.id, from: node.attrs.to, t: nowSeconds() } });
+    if (ack) this.send({ tag: 'ack', attrs: { class: 'message', id: node.attrs.id, from: node.attrs.to, t: nowSeconds() } });
   }
 
   uploadPreKeys(node) {
