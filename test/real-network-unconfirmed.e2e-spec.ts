@@ -160,6 +160,31 @@ describe('real instances whose link drops around a send (fake network on loopbac
     expect(after.slice(4)).toEqual([['message_read', expect.objectContaining({ messageIds: [id], receiptType: 'read' })]]);
   });
 
+  it('an ack later than the 10 s wait on a link that stayed up: unconfirmed, then sent when the ack comes', async () => {
+    await waitForStatus(http, real, (status) => status.isConnected);
+    await network.delayAcks(ANN_PHONE, 12_000);
+    const response = await http.post('/messages/text', { to: ANN_PHONE, message: 'slow server' }, headersOf(real));
+    expect(response.status).toBe(201);
+    const { id } = response.body as { id: string };
+
+    const unconfirmed: EventPair = [
+      'message_status',
+      { id, chatId: ANN, status: 'unconfirmed', error: 'the network did not acknowledge the message within 10 s' },
+    ];
+    const ownMessage: EventPair = [
+      'message',
+      { id, time: expect.any(String), chatId: ANN, sender: me(), isGroup: false, isStatus: false, type: 'text', text: 'slow server' },
+    ];
+    expect(await hooksAbout(id, (pairs) => pairs.length >= 2)).toEqual([unconfirmed, ownMessage]);
+    expect(await hooksAbout(id, (pairs) => pairs.length >= 3)).toEqual([
+      unconfirmed,
+      ownMessage,
+      ['message_status', { id, chatId: ANN, status: 'sent' }],
+    ]);
+    expect(await storedStatus(id)).toEqual({ status: 'sent', error: null });
+    expect((await network.inbox(ANN_PHONE)).filter((entry) => entry.id === id)).toHaveLength(1);
+  }, 60_000);
+
   it('buttons relayed, then the link drops before the text copy: the retry sends only the text copy, and each part reaches Ann once', async () => {
     await waitForStatus(http, real, (status) => status.isConnected);
     const { logins } = await network.device(realDevice);

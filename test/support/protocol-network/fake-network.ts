@@ -400,6 +400,11 @@ export class FakeNetworkProcess {
     await this.call('POST', '/link-drops', { phone, ack, times });
   }
 
+  /** The server acks our next `times` (default 1) messages to the contact only `delayMs` late; the link stays up. */
+  async delayAcks(phone: string, delayMs: number, times?: number): Promise<void> {
+    await this.call('POST', '/late-acks', { phone, delayMs, times });
+  }
+
   /** Every message stanza the link dropped after, in order. */
   linkDrops(): Promise<{ id: string; to: string; acked: boolean }[]> {
     return this.call('GET', '/link-drops');

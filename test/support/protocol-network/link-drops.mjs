@@ -2,7 +2,8 @@
 // drops, before the server's ack left (`ack: false`) or right after it (`ack: true`). The real server never acks a
 // stanza again on the next connection: a send whose ack was lost is settled only by what comes later, the recipient's
 // delivery receipt. Dropping right after the ack fails whatever the client sends next on that socket (Baileys: Boom 428
-// "Connection Closed"), as when the text copy of a buttons message follows the buttons.
+// "Connection Closed"), as when the text copy of a buttons message follows the buttons. Late acks: the link stays up and
+// the server acks the stanza only after a delay (longer than the client waits for it).
 import * as baileys from '@whiskeysockets/baileys';
 import { httpError } from './network.mjs';
 
@@ -18,6 +19,17 @@ export class LinkDrops {
     this.dropped = [];
     /** Connections closed by a drop. */
     this.droppedConnections = new WeakSet();
+    /** Chat user → `{ delayMs, remaining }`: the server acks that many of our next messages late. */
+    this.lateAcks = new Map();
+  }
+
+  /** The server acks each of our next `times` (default 1) messages to the contact `delayMs` late; the link stays up. */
+  delayAcks({ phone, delayMs, times }) {
+    const contact = this.network.contacts.get(String(phone));
+    if (!contact) throw httpError(404, `no contact ${phone}`);
+    const late = { delayMs: Number(delayMs), remaining: times === undefined ? 1 : Number(times) };
+    for (const key of [contact.phone, contact.lidUser]) this.lateAcks.set(key, late);
+    return { delayMs: late.delayMs };
   }
 
   /** The link drops after each of the next `times` (default 1) messages to the contact; `ack` null clears it. */
@@ -31,13 +43,13 @@ export class LinkDrops {
     return { dropping: ack };
   }
 
-  take(to) {
+  take(to, table = this.drops) {
     const key = jidDecode(to)?.user;
-    const drop = key === undefined ? undefined : this.drops.get(key);
-    if (!drop) return undefined;
-    drop.remaining -= 1;
-    if (drop.remaining <= 0) for (const [other, value] of this.drops) if (value === drop) this.drops.delete(other);
-    return drop;
+    const entry = key === undefined ? undefined : table.get(key);
+    if (!entry) return undefined;
+    entry.remaining -= 1;
+    if (entry.remaining <= 0) for (const [other, value] of table) if (value === entry) table.delete(other);
+    return entry;
   }
 
   /**
@@ -47,6 +59,13 @@ export class LinkDrops {
    */
   async message(connection, node) {
     if (this.droppedConnections.has(connection)) return true;
+    const late = node.attrs.to ? this.take(node.attrs.to, this.lateAcks) : undefined;
+    if (late) {
+      await connection.message(node, { ack: false });
+      const ack = { tag: 'ack', attrs: { class: 'message', id: node.attrs.id, from: node.attrs.to, t: nowSeconds() } };
+      setTimeout(() => connection.send(ack), late.delayMs).unref();
+      return true;
+    }
     const drop = node.attrs.to ? this.take(node.attrs.to) : undefined;
     if (!drop) return false;
     this.droppedConnections.add(connection);
@@ -66,5 +85,6 @@ export function linkDropRoutes(linkDrops) {
   return [
     [/^POST \/link-drops$/, ({ body }) => linkDrops.set(body)],
     [/^GET \/link-drops$/, () => linkDrops.dropped],
+    [/^POST \/late-acks$/, ({ body }) => linkDrops.delayAcks(body)],
   ];
 }
