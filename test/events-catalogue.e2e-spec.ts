@@ -662,6 +662,50 @@ describe('event catalogue: every event type from the sandbox network, with the p
     });
   });
 
+  // After the history tests: these sends would be part of the chat's history.
+  describe('send outcomes', () => {
+    it('message_status: sent; unconfirmed when the link drops before the acknowledgement, then sent with the receipt', async () => {
+      const taken = await caused(2, ok(201, '/messages/text', { to: ANN, message: 'taken' }));
+      expect(taken[0]).toEqual(['message_status', { id: taken[1][1].id, chatId: ANN, status: 'sent' }]);
+
+      expect((await http.put('/sandbox/link-drops', { chatId: ANN }, headers())).status).toBe(204);
+      const dropped = await caused(2, ok(201, '/messages/text', { to: ANN, message: 'ack lost' }));
+      const id = dropped[1][1].id as string;
+      expect(dropped).toEqual([
+        [
+          'message_status',
+          { id, chatId: ANN, status: 'unconfirmed', error: 'the link closed before the network acknowledged the message' },
+        ],
+        [
+          'message',
+          { id, time: anyTime(), chatId: ANN, sender: meSender, isGroup: false, isStatus: false, type: 'text', text: 'ack lost' },
+        ],
+      ]);
+      // The link comes back by itself; the receipt settles the send before it is reported.
+      await eventually(
+        async () => (await http.get('/session/status', headers())).body as { isConnected: boolean },
+        (status) => status.isConnected,
+      );
+      const settled = await caused(2, ok(204, '/sandbox/receipts', { messageId: id, status: 'delivered' }));
+      expect(settled).toEqual([
+        ['message_status', { id, chatId: ANN, status: 'sent' }],
+        [
+          'message_read',
+          {
+            chatId: ANN,
+            sender: annSender,
+            messageSender: meSender,
+            isGroup: false,
+            messageIds: [id],
+            time: anyTime(),
+            receiptType: 'delivered',
+          },
+        ],
+      ]);
+      expectErrorBody(await http.put('/sandbox/link-drops', { chatId: 'nobody' }, headers()), 400, /^validation error: chatId /);
+    });
+  });
+
   it('answers 404 on the new sandbox endpoints for a real-network instance', async () => {
     const real = await createInstance(http, customer.apiKey, { name: 'real', sandbox: false });
     expectErrorBody(await post('/sandbox/presence', { from: ANN, state: 'available' }, real), 404, 'not found');

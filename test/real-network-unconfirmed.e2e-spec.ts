@@ -70,11 +70,11 @@ describe('real instances whose link drops around a send (fake network on loopbac
   const me = () => ({ id: `${ME}@s.whatsapp.net`, lid: realLid, phone: ME, isMe: true });
 
   /** The webhook bodies (type and data) about message `id` that reached the receiver, once `done` holds for them. */
-  async function hooksAbout(id: string, done: (pairs: EventPair[]) => boolean): Promise<EventPair[]> {
+  async function hooksAbout(id: string, done: (pairs: EventPair[]) => boolean, path = '/drops'): Promise<EventPair[]> {
     const read = () =>
       Promise.resolve(
         receiver
-          .at('/drops')
+          .at(path)
           .filter(
             (hook) => hook.envelope.eventData.id === id || (hook.envelope.eventData.messageIds as unknown[] | undefined)?.includes(id),
           )
@@ -94,6 +94,21 @@ describe('real instances whose link drops around a send (fake network on loopbac
         id,
       ]);
       return rows[0];
+    } finally {
+      await db.end();
+    }
+  }
+
+  /** How often the simulated network received the message again (at-least-once dispatch would show up here). */
+  async function sandboxDuplicates(instance: CreatedInstance, id: string): Promise<number> {
+    const db = new Client({ connectionString: testEnv().DATABASE_URL });
+    await db.connect();
+    try {
+      const { rows } = await db.query<{ duplicates: number }>(
+        'SELECT duplicates FROM sandbox_messages WHERE instance_id = $1 AND id = $2',
+        [instance.id, id],
+      );
+      return rows[0].duplicates;
     } finally {
       await db.end();
     }
@@ -158,6 +173,69 @@ describe('real instances whose link drops around a send (fake network on loopbac
     await network.receipt(ANN_PHONE, realDevice, [id], 'read');
     const after = await hooksAbout(id, (pairs) => pairs.length >= 5);
     expect(after.slice(4)).toEqual([['message_read', expect.objectContaining({ messageIds: [id], receiptType: 'read' })]]);
+  });
+
+  it('the sandbox drops the link the same way (PUT /sandbox/link-drops): unconfirmed, not sent again, sent with the receipt', async () => {
+    const twinPhone = '447700900410';
+    const twin = await createInstance(http, customer.apiKey, { name: 'sandbox twin', sandbox: true });
+    const settings = { useCustomDefaults: false, webhookUrl: receiver.url('/twin'), eventSigningSecret: SIGNING_SECRET };
+    expect((await http.put('/instance/settings', settings, headersOf(twin))).status).toBe(204);
+    expect((await http.post('/sandbox/pair', { phone: twinPhone }, headersOf(twin))).status).toBe(200);
+    expect((await http.post('/sandbox/contacts', { id: `+${ANN_PHONE}`, pushName: 'Ann', lid: ANN_LID }, headersOf(twin))).status).toBe(
+      201,
+    );
+    await waitForStatus(http, twin, (status) => status.isConnected);
+    expect((await http.put('/sandbox/link-drops', { chatId: ANN_PHONE }, headersOf(twin))).status).toBe(204);
+    const response = await http.post('/messages/text', { to: ANN_PHONE, message: 'did it arrive?' }, headersOf(twin));
+    expect(response.status).toBe(201);
+    const { id } = response.body as { id: string };
+
+    const twinSender = { id: `${twinPhone}@s.whatsapp.net`, phone: twinPhone, isMe: true };
+    const unconfirmed: EventPair = [
+      'message_status',
+      { id, chatId: ANN, status: 'unconfirmed', error: 'the link closed before the network acknowledged the message' },
+    ];
+    const ownMessage: EventPair = [
+      'message',
+      {
+        id,
+        time: expect.any(String),
+        chatId: ANN,
+        sender: twinSender,
+        isGroup: false,
+        isStatus: false,
+        type: 'text',
+        text: 'did it arrive?',
+      },
+    ];
+    expect(await hooksAbout(id, (pairs) => pairs.length >= 2, '/twin')).toEqual([unconfirmed, ownMessage]);
+    expect(await storedStatus(id)).toEqual({ status: 'unconfirmed', error: 'the link closed before the network acknowledged the message' });
+    // The link comes back on its own (the phone stayed online), and the message is not sent again.
+    await waitForStatus(http, twin, (status) => status.isConnected);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const outbox = (await http.get('/sandbox/outbox', headersOf(twin))).body as { id: string }[];
+    expect(outbox.filter((entry) => entry.id === id)).toHaveLength(1);
+    expect(await sandboxDuplicates(twin, id)).toBe(0);
+
+    expect((await http.post('/sandbox/receipts', { messageId: id, status: 'delivered' }, headersOf(twin))).status).toBe(204);
+    expect(await hooksAbout(id, (pairs) => pairs.length >= 4, '/twin')).toEqual([
+      unconfirmed,
+      ownMessage,
+      ['message_status', { id, chatId: ANN, status: 'sent' }],
+      [
+        'message_read',
+        {
+          chatId: ANN,
+          sender: { id: ANN, lid: ANN_LID, phone: ANN_PHONE, isMe: false },
+          messageSender: twinSender,
+          isGroup: false,
+          messageIds: [id],
+          time: expect.any(String),
+          receiptType: 'delivered',
+        },
+      ],
+    ]);
+    expect(await storedStatus(id)).toEqual({ status: 'sent', error: null });
   });
 
   it('an ack later than the 10 s wait on a link that stayed up: unconfirmed, then sent when the ack comes', async () => {

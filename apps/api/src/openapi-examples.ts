@@ -184,6 +184,7 @@ const BODY_EXAMPLES: Record<string, unknown> = {
   'POST /sandbox/channels': { name: 'Acme news', description: 'What changed, every week' },
   'PUT /sandbox/status-privacy': { type: 'contacts' },
   'PUT /sandbox/refusals': { chatId: '447700900999@s.whatsapp.net', code: 463, times: 1 },
+  'PUT /sandbox/link-drops': { chatId: '447700900999@s.whatsapp.net', times: 1 },
   'POST /sandbox/calls': { from: ids.userJid, video: false },
   'POST /sandbox/calls/{id}/end': { reason: 'ended' },
 };

@@ -19,6 +19,7 @@ import { SandboxOperations } from './sandbox/operations/sandbox-operations';
 import { SandboxHappenings } from './sandbox/sandbox-happenings';
 import { SandboxNetwork } from './sandbox/sandbox-network';
 import { SandboxSends } from './sandbox/sandbox-sends';
+import { SandboxLinkDrops } from './sandbox/sandbox-link-drops';
 import { SandboxRefusals } from './sandbox/sandbox-refusals';
 import { SandboxLinks } from './sandbox/sandbox-links';
 import { SandboxPeople } from './sandbox/sandbox-people';
@@ -40,6 +41,7 @@ import { BAILEYS_OPERATION_PROVIDERS, BaileysOperations } from './baileys/operat
     SandboxNetwork,
     SandboxSends,
     SandboxRefusals,
+    SandboxLinkDrops,
     SandboxLinks,
     SandboxPeople,
     SandboxPhone,

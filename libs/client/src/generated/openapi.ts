@@ -2295,6 +2295,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/link-drops": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * The link drops right after the network took the chat's next message, before its acknowledgement reached the
+         *     instance: the recipient has the message, the send ends in `message_status` unconfirmed (never sent again), and the
+         *     instance reconnects; the recipient's receipt (`POST /sandbox/receipts`) then reports it sent, as on the real network.
+         */
+        put: operations["SandboxMessagesController_linkDrop"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/logout": {
         parameters: {
             query?: never;
@@ -4266,6 +4287,12 @@ export interface components {
             /** @description who asks to join (user JID or international number) */
             from: string;
         };
+        SandboxLinkDropDto: {
+            /** @description The chat whose next messages lose their acknowledgement: a contact (JID or international number) or a group. */
+            chatId: string;
+            /** @description How many of the chat's next messages the link drops after (1-1000; 1 when left out); 0 stops. */
+            times?: number;
+        };
         SandboxMediaDto: {
             caption?: string;
             /** @description The file's bytes, base64; `GET /media/download` answers exactly these. Stand-in bytes of `fileLength` when left out. */
@@ -5318,6 +5345,7 @@ export type SandboxGroupDto = components['schemas']['SandboxGroupDto'];
 export type SandboxInboundBatchDto = components['schemas']['SandboxInboundBatchDto'];
 export type SandboxInboundDto = components['schemas']['SandboxInboundDto'];
 export type SandboxJoinRequestDto = components['schemas']['SandboxJoinRequestDto'];
+export type SandboxLinkDropDto = components['schemas']['SandboxLinkDropDto'];
 export type SandboxMediaDto = components['schemas']['SandboxMediaDto'];
 export type SandboxNewsletterDto = components['schemas']['SandboxNewsletterDto'];
 export type SandboxNewsletterMuteDto = components['schemas']['SandboxNewsletterMuteDto'];
@@ -16506,6 +16534,90 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["InboxEntryDto"][];
                 };
+            };
+            /** @description invalid request: `invalid request body`, or `validation error: <field> ...` */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description missing or invalid API key or dashboard session: `unauthorized` (`unauthorized: wrong email or password` on sign-in) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description not allowed: `device not paired`, or `forbidden: <reason>` (a disabled customer; a dashboard request without a valid CSRF token or from another origin) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description no such resource: `not found` */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description rate limited; see the Retry-After header */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+            /** @description instance not available */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBodyDto"];
+                };
+            };
+        };
+    };
+    SandboxMessagesController_linkDrop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chatId": "447700900999@s.whatsapp.net",
+                 *       "times": 1
+                 *     }
+                 */
+                "application/json": components["schemas"]["SandboxLinkDropDto"];
+            };
+        };
+        responses: {
+            /** @description the link drops after the chat's next messages */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description invalid request: `invalid request body`, or `validation error: <field> ...` */
             400: {

@@ -157,6 +157,8 @@ export interface SandboxCommands {
   'sandbox.channel': { args: SandboxChannelSpec; result: { id: string; inviteCode: string } };
   /** The network refuses the instance's messages to a chat with an error-ack code (null: stops), for `times` sends or all. */
   'sandbox.refusal': { args: { chatId: string; code: RefusalCode | null; times?: number }; result: { id: string } };
+  /** The link drops right after the network took each of the next `times` (default 1, 0 stops) messages to a chat. */
+  'sandbox.linkDrop': { args: { chatId: string; times?: number }; result: { id: string } };
   'sandbox.statusPrivacy': { args: { type: 'contacts' | 'blacklist' | 'whitelist'; list: string[] }; result: { id: string } };
 }
 

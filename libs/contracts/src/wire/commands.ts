@@ -173,6 +173,7 @@ export const COMMAND_SCHEMAS: CommandSchemas = {
     args: z.object({ chatId: str, code: z.union([z.literal(REFUSAL_CODES), z.null()]), times: num.optional() }),
     result: id,
   },
+  'sandbox.linkDrop': { args: z.object({ chatId: str, times: num.optional() }), result: id },
   'sandbox.statusPrivacy': { args: z.object({ type: z.enum(['contacts', 'blacklist', 'whitelist']), list: z.array(str) }), result: id },
 };
 

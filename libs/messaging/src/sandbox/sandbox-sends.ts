@@ -13,12 +13,16 @@ import { normalise, type MessageInput } from '../events/normalise';
 import type { SentMessage } from '../driver';
 import { NOT_IN_HISTORY, PIN_SECONDS, storedMessageInput, type MessageContext } from './sandbox-messages';
 import { SandboxPeople } from './sandbox-people';
+import { SandboxLinkDrops } from './sandbox-link-drops';
 import { SandboxRefusals } from './sandbox-refusals';
 
 type Operation = MessageActionKind;
 
 /** Operations that are message stanzas on the real network (the rest are receipts or app-state changes): refusable. */
 const STANZA_OPERATIONS = new Set<Operation>(['edit', 'delete', 'reaction', 'pin']);
+
+/** As the real-network driver says it of a stanza whose link closed before the server's ack. */
+const LINK_CLOSED = 'the link closed before the network acknowledged the message';
 
 /** Only the author may edit or delete for everyone. */
 const AUTHOR_ONLY = new Set<Operation>(['edit', 'delete']);
@@ -34,6 +38,7 @@ export class SandboxSends {
     private readonly store: SandboxRepository,
     private readonly people: SandboxPeople,
     private readonly refusals: SandboxRefusals,
+    private readonly linkDrops: SandboxLinkDrops,
   ) {}
 
   /** The network takes a message (or an edit, delete or reaction) from the instance. */
@@ -58,7 +63,10 @@ export class SandboxSends {
       content: this.rendered(message),
     };
     await this.store.receiveOnce(instanceId, record);
-    return { ownMessage: await this.ownMessage(instanceId, self, { ...record, seq: 0n, status: 'sent', at: new Date() }) };
+    const ownMessage = await this.ownMessage(instanceId, self, { ...record, seq: 0n, status: 'sent', at: new Date() });
+    // The recipient has it; the acknowledgement is lost with the link (the session drops it, see SandboxSession.send).
+    if (await this.linkDrops.take(instanceId, message.chatJid)) return { ownMessage, unconfirmed: LINK_CLOSED };
+    return { ownMessage };
   }
 
   /** The sender's own copy of a message it sent, as its linked devices see it (people by JID; LIDs need no lookup). */

@@ -34,6 +34,10 @@ function harness(device: { deviceId: string | null; online: boolean }, historySy
     device: jest.fn(() => Promise.resolve({ phone: '15550001111', ...device })),
     unpair: jest.fn(() => Promise.resolve()),
     historyEvents: jest.fn(() => Promise.resolve(history)),
+    // A link drop set for chat 'dropping': the network takes the message, its acknowledgement is lost with the link.
+    receive: jest.fn((_instanceId: string, message: { chatJid: string }) =>
+      Promise.resolve(message.chatJid === 'dropping' ? { unconfirmed: 'the link closed before the network acknowledged the message' } : {}),
+    ),
   } as unknown as SandboxNetwork;
   const session = new SandboxSession({ instanceId: 'ins_1', customerId: 'cus_1' }, hooks, network, {} as SandboxOperations, {
     qrRotateMs: 20_000,
@@ -65,6 +69,19 @@ describe('SandboxSession', () => {
     session.linkDropped();
     expect(calls).toEqual(['opened 15550001111:3@s.whatsapp.net false', 'closed network']);
     expect(session.deliver(normalise.initialSyncFinished())).toBe(false);
+  });
+
+  it('drops the link after a send the network took without its acknowledgement reaching the instance', async () => {
+    const { session, calls } = harness({ deviceId: '15550001111:3@s.whatsapp.net', online: true });
+    await session.connect();
+    const message = { id: 'm1', kind: 'text', payload: { text: 'hi' } } as const;
+    await expect(session.send({ ...message, chatJid: 'taking' })).resolves.toEqual({});
+    await expect(session.send({ ...message, chatJid: 'dropping' })).resolves.toEqual({
+      unconfirmed: 'the link closed before the network acknowledged the message',
+    });
+    expect(calls).toEqual(['opened 15550001111:3@s.whatsapp.net false', 'closed network']);
+    expect(session.isOpen).toBe(false);
+    await expect(session.send({ ...message, chatJid: 'taking' })).rejects.toThrow();
   });
 
   it('cannot connect while the phone is offline', async () => {

@@ -86,7 +86,13 @@ export class SandboxSession implements NetworkSession, AttachedLink {
 
   async send(message: OutboundMessage): Promise<SentMessage> {
     if (this.state !== 'open') throw new AppError('instance_unavailable');
-    return this.network.receive(this.identity.instanceId, message);
+    const sent = await this.network.receive(this.identity.instanceId, message);
+    // A link drop set for the chat (`PUT /sandbox/link-drops`): the link goes down with the ack; the worker reconnects.
+    if (sent.unconfirmed !== undefined && this.state === 'open') {
+      this.state = 'closed';
+      this.hooks.closed('network', 'the link dropped before the network acknowledged a message');
+    }
+    return sent;
   }
 
   async perform<N extends OperationName>(name: N, args: OperationArgs<N>): Promise<OperationResult<N>> {

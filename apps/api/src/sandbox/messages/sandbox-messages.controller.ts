@@ -13,6 +13,7 @@ import {
   SandboxInboundBatchDto,
   SandboxInboundDto,
   SandboxReceiptDto,
+  SandboxLinkDropDto,
   SandboxRefusalDto,
   SandboxStarDto,
   SandboxUndecryptableDto,
@@ -102,6 +103,18 @@ export class SandboxMessagesController {
       code: dto.code,
       ...(dto.times === undefined ? {} : { times: dto.times }),
     });
+  }
+
+  /**
+   * The link drops right after the network took the chat's next message, before its acknowledgement reached the
+   * instance: the recipient has the message, the send ends in `message_status` unconfirmed (never sent again), and the
+   * instance reconnects; the recipient's receipt (`POST /sandbox/receipts`) then reports it sent, as on the real network.
+   */
+  @Put('link-drops')
+  @HttpCode(204)
+  @ApiNoContentResponse({ description: "the link drops after the chat's next messages" })
+  async linkDrop(@CurrentScope() scope: InstanceScope, @Body() dto: SandboxLinkDropDto): Promise<void> {
+    await this.sandbox.command(scope, 'sandbox.linkDrop', { chatId: dto.chatId, ...(dto.times === undefined ? {} : { times: dto.times }) });
   }
 
   /** The phone stars or unstars a message (`message_star`). */

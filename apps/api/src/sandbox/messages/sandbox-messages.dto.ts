@@ -317,6 +317,22 @@ export class SandboxUndecryptableDto {
   attempts?: number;
 }
 
+export class SandboxLinkDropDto {
+  /** The chat whose next messages lose their acknowledgement: a contact (JID or international number) or a group. */
+  @IsDefined(REQUIRED)
+  @IsString()
+  @NormalisedBy(CHAT_ID)
+  @Follows(CHAT_ID)
+  chatId!: string;
+
+  /** How many of the chat's next messages the link drops after (1-1000; 1 when left out); 0 stops. */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  times?: number;
+}
+
 export class SandboxRefusalDto {
   /** The chat whose messages the network refuses: a contact (JID or international number) or a group. */
   @IsDefined(REQUIRED)

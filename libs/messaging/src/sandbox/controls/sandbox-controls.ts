@@ -7,6 +7,7 @@ import { SandboxHappenings } from '../sandbox-happenings';
 import { SandboxInbound } from '../sandbox-inbound';
 import { SandboxPhone } from '../sandbox-phone';
 import { SandboxProfiles } from '../sandbox-profiles';
+import { SandboxLinkDrops } from '../sandbox-link-drops';
 import { SandboxRefusals } from '../sandbox-refusals';
 import { SandboxSetup } from '../sandbox-setup';
 import { SandboxStatusPrivacy } from '../sandbox-status-privacy';
@@ -32,6 +33,7 @@ export class SandboxControls {
     channels: SandboxChannels,
     statusPrivacy: SandboxStatusPrivacy,
     refusals: SandboxRefusals,
+    linkDrops: SandboxLinkDrops,
   ) {
     this.handlers = {
       'sandbox.pair': async ({ instanceId, sessions }, args) => {
@@ -75,6 +77,7 @@ export class SandboxControls {
       },
       'sandbox.statusPrivacy': ({ instanceId }, args) => statusPrivacy.set(instanceId, args),
       'sandbox.refusal': ({ instanceId }, args) => refusals.set(instanceId, args),
+      'sandbox.linkDrop': ({ instanceId }, args) => linkDrops.set(instanceId, args),
     };
   }
 }
