@@ -38,14 +38,20 @@ const common = {
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 
+// Each Jest worker gets a database cloned from the run's migrated template and a Redis prefix of its own, and keeps the
+// API and worker processes its world suites share (test/support/jest-environment.ts).
+const perWorker = { testEnvironment: '<rootDir>/test/support/jest-environment.ts' };
+
 module.exports = {
   testTimeout: 60_000,
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts'] },
     // Each raw-SQL repository against the run's real, migrated PostgreSQL database: seconds, no apps started.
-    { ...common, displayName: 'repositories', testMatch: ['<rootDir>/test/repositories/**/*.repo-spec.ts'] },
+    { ...common, ...perWorker, displayName: 'repositories', testMatch: ['<rootDir>/test/repositories/**/*.repo-spec.ts'] },
     {
       ...common,
+      ...perWorker,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/test/support/between-suites.ts'],

@@ -1,5 +1,5 @@
 // Writes the typed client's API types (libs/client/src/generated/openapi.ts) from the OpenAPI document of the API just
-// built, with openapi-typescript. `npm run generate:client` (part of `npm run build`) runs it after `nest build api`;
+// built, with openapi-typescript. `npm run generate:client` (part of `npm run build`) runs it after scripts/build-apps.mjs;
 // the client package and the dashboard both compile against this one file, so neither can drift from the API.
 // `--check` writes nothing and fails when the committed file is not what the current API generates
 // (test/client-types.e2e-spec.ts runs it, which is how CI fails on a stale client).
@@ -22,7 +22,7 @@ function readDocument() {
   try {
     const file = join(dir, 'openapi.json');
     const result = spawnSync(process.execPath, [DOCUMENT_WRITER, file], { stdio: ['ignore', 'inherit', 'inherit'] });
-    if (result.status !== 0) throw new Error(`${DOCUMENT_WRITER} exited with ${result.status} (run \`nest build api\` first)`);
+    if (result.status !== 0) throw new Error(`${DOCUMENT_WRITER} exited with ${result.status} (run \`node scripts/build-apps.mjs\` first)`);
     return JSON.parse(readFileSync(file, 'utf8'));
   } finally {
     rmSync(dir, { recursive: true, force: true });

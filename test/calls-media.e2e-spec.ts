@@ -1,12 +1,11 @@
 import request from 'supertest';
 import { placeholderMediaBytes } from '@app/messaging';
-import type { RunningApi } from './support/api-harness';
 import { describeErrorMatrix, type MatrixEndpoint } from './support/endpoint-matrix';
 import { eventLog, eventually, type LoggedEvent } from './support/event-log';
 import type { Headers, Http } from './support/http';
 import { headersOf, type InstanceWorld } from './support/instance-world';
 import { expectErrorBody } from './support/openapi';
-import { useInstanceWorld } from './support/world-suite';
+import { useInstanceWorld, type WorldApi } from './support/world-suite';
 
 const CALLER = '447700903701';
 const CALLER_JID = `${CALLER}@s.whatsapp.net`;
@@ -56,7 +55,7 @@ async function download(baseUrl: string, id: string, headers: Headers) {
 }
 
 describe('calls and media', () => {
-  let api: RunningApi;
+  let api: WorldApi;
   let http: Http;
   let world: InstanceWorld;
   useInstanceWorld('1555936', (suite) => ({ api, http, world } = suite));

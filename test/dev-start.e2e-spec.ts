@@ -97,7 +97,8 @@ describe('npm run dev', () => {
     const after = JSON.parse(readFileSync(join(stateDir, 'demo.json'), 'utf8')) as DemoFile;
     expect(after).toEqual({ ...before, customer: { ...before.customer, apiKey: null } });
     expect(second.output).toContain('key rotated in the dashboard');
-  });
+    // Two whole `npm run dev` starts (migrations, an API and a worker each) beside the other suites.
+  }, 180_000);
 
   it('prints one short line per request and none for the console’s own successful requests', () => {
     const line = (record: object) => callScriptModule('dev-log.mjs', `lib.formatDevLogLine(${JSON.stringify(JSON.stringify(record))})`);

@@ -1,15 +1,14 @@
 import { Redis } from 'ioredis';
 import { liveStatusKey } from '@app/contracts';
-import type { RunningApi } from './support/api-harness';
 import { testEnv } from './support/environment';
 import { eventLog, eventsOfType, eventually } from './support/event-log';
 import { createInstance, type CreatedInstance, type Customer } from './support/fixtures';
 import type { Http } from './support/http';
 import { expectErrorBody } from './support/openapi';
-import { useInstanceWorld } from './support/world-suite';
+import { useInstanceWorld, type WorldApi } from './support/world-suite';
 
 describe('sessions on the sandbox network', () => {
-  let api: RunningApi;
+  let api: WorldApi;
   let http: Http;
   let customer: Customer;
   let redis: Redis;

@@ -147,12 +147,25 @@ export async function probePostgres(url, timeoutMs = 2_000) {
   }
 }
 
-export async function createDatabase(serverUrl, name) {
-  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(name)}`));
+/** Creates `name`, empty or as a copy of `template` (which must have no open connection). */
+export async function createDatabase(serverUrl, name, template = undefined) {
+  const copy = template ? ` TEMPLATE ${quoteIdent(template)}` : '';
+  await withClient(serverUrl, (client) => client.query(`CREATE DATABASE ${quoteIdent(name)}${copy}`));
 }
 
 export async function dropDatabase(serverUrl, name) {
   await withClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
+}
+
+/** Drops every database whose name starts with `prefix` (a test run's template, its copies and scratch databases). */
+export async function dropDatabasesStartingWith(serverUrl, prefix) {
+  if (!prefix || prefix.length < 8) throw new Error(`refusing to drop databases for the prefix ${JSON.stringify(prefix)}`);
+  const { rows } = await withClient(serverUrl, (client) =>
+    client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1) ORDER BY datname DESC', [prefix]),
+  );
+  // Longest names first: the template goes last, after the copies made from it.
+  for (const { datname } of rows) await dropDatabase(serverUrl, datname);
+  return rows.length;
 }
 
 /** Creates the database named in `url` when its server answers but the database is missing. True when created. */

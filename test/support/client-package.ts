@@ -27,27 +27,38 @@ function run(command: string, args: string[], cwd: string): string {
 }
 
 /**
- * Packs the package (its prepack builds dist) and installs the tarball without the network: the tarball is unpacked
- * where npm would put it and the dependencies are linked from the repository's node_modules.
+ * The package's tarball: the one scripts/test.mjs packed for the run (`TEST_CLIENT_TARBALL`), or one packed now into
+ * `dir`. `npm run build` has built dist/ already, so the prepack build (two tsc runs) is skipped.
+ */
+function tarball(dir: string): string {
+  const packed = process.env.TEST_CLIENT_TARBALL;
+  if (packed) return packed;
+  const output = run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], PACKAGE_DIR);
+  const [{ filename }] = JSON.parse(output) as { filename: string }[];
+  return join(dir, filename);
+}
+
+/**
+ * Installs the packed package without the network: the tarball is unpacked where npm would put it and the
+ * dependencies are linked from the repository's node_modules.
  */
 export function installPackedClient(): InstalledClient {
   const dir = mkdtempSync(join(tmpdir(), 'mgw-client-'));
-  const output = run('npm', ['pack', '--json', '--pack-destination', dir], PACKAGE_DIR);
-  // The prepack build prints before npm's JSON report.
-  const [packed] = JSON.parse(output.slice(output.indexOf('\n[') + 1)) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
+  const file = tarball(dir);
+  const files = run('tar', ['-tzf', file], dir)
+    .split('\n')
+    .filter((path) => path !== '' && !path.endsWith('/'))
+    .map((path) => path.replace(/^package\//, ''));
   const installed = join(dir, 'node_modules', NAME);
   mkdirSync(installed, { recursive: true });
-  run('tar', ['-xzf', join(dir, packed.filename), '-C', installed, '--strip-components=1'], dir);
+  run('tar', ['-xzf', file, '-C', installed, '--strip-components=1'], dir);
   for (const dependency of LINKED_DEPENDENCIES) {
     mkdirSync(join(dir, 'node_modules', dependency, '..'), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules', dependency), join(dir, 'node_modules', dependency), 'dir');
   }
   return {
     dir,
-    files: packed.files.map((file) => file.path).sort(),
+    files: files.sort(),
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     load: () => require(installed) as typeof import('../../libs/client/src'),
     remove: () => rmSync(dir, { recursive: true, force: true }),

@@ -17,15 +17,18 @@ export function subPrefix(label: string): string {
   return `${testEnv().QUEUE_PREFIX}_${label}_${randomBytes(3).toString('hex')}`;
 }
 
-/** The run's configuration with generous abuse limits, so suites only meet the limits they test. */
-export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
+/** Generous abuse limits, so suites only meet the limits they test. */
+export const TEST_ABUSE_LIMITS = { RATE_LIMIT_REQUESTS: '100000', AUTH_FAILURE_LIMIT: '100000' };
+
+/** The run's configuration with generous abuse limits, plus `env` read as the apps read their environment. */
+export function testConfig(overrides: Partial<AppConfig> = {}, env: Record<string, string> = {}): AppConfig {
   const base = loadConfig({
     ...testEnv(),
     PORT: '0',
     WORKER_HEALTH_PORT: '1',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    RATE_LIMIT_REQUESTS: '100000',
-    AUTH_FAILURE_LIMIT: '100000',
+    ...TEST_ABUSE_LIMITS,
+    ...env,
   });
   return Object.freeze({ ...base, ...overrides });
 }

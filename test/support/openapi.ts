@@ -1,4 +1,6 @@
 import jestOpenAPI from 'jest-openapi';
+// Before any check: validators compiled once per documented response, not once per response checked.
+import './openapi-validator-cache';
 import request from 'supertest';
 import type { Response } from 'supertest';
 

@@ -12,7 +12,7 @@ const ROOT = join(__dirname, '..', '..');
 export const PREVIOUS_RELEASE = '04332bd';
 
 /** Bump when `previousReleaseRoot` builds differently: the cache directory's name carries it. */
-const BUILD_RECIPE = 'swc2';
+const BUILD_RECIPE = 'swc3';
 
 const run = promisify(execFile);
 
@@ -55,7 +55,7 @@ async function runtimeDrift(commit: string): Promise<string[]> {
  * The previous release's API and worker, built once per machine under node_modules/.cache (keyed by the commit, so a CI
  * run on a clean clone builds it once and later suites and runs reuse it). Its tree comes from `git archive`; it shares
  * this checkout's node_modules while its runtime packages are the same versions, and gets its own `npm ci` otherwise.
- * Only the Prisma client and the two apps are built (with SWC: transpile-release.mjs): no dashboard, no client.
+ * Only the Prisma client and the two apps are built (with SWC: scripts/build-apps.mjs): no dashboard, no client.
  * Returns the root to run `dist/apps/{api,worker}/src/main.js` from.
  */
 export async function previousReleaseRoot(commit = PREVIOUS_RELEASE): Promise<string> {
@@ -85,7 +85,7 @@ export async function previousReleaseRoot(commit = PREVIOUS_RELEASE): Promise<st
       // Its own packages, from the npm cache where it can; its postinstall generates the Prisma client.
       await mustRun('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], building);
     }
-    await mustRun(process.execPath, [join(__dirname, 'transpile-release.mjs'), building], ROOT);
+    await mustRun(process.execPath, [join(ROOT, 'scripts', 'build-apps.mjs'), building], ROOT);
     writeFileSync(join(building, '.built'), `${commit}\n`);
     rmSync(dir, { recursive: true, force: true });
     renameSync(building, dir);

@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { loadConfig } from '@app/config';
 import { ApiModule } from './api.module';
 import { createOpenApiDocument } from './openapi';
+import { loadOpenApiMetadata } from './openapi-plugin-metadata';
 
 /**
  * Writes the OpenAPI document the API serves at /docs-json to the file named on the command line, without a database
@@ -23,6 +24,8 @@ async function main(): Promise<void> {
     ADMIN_API_KEY: randomBytes(24).toString('base64url'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   });
+  // The build compiles without the swagger plugin; its metadata comes from openapi-metadata.ts, as for the served API.
+  await loadOpenApiMetadata();
   const app = await NestFactory.create(ApiModule.forRoot(config), { preview: true, logger: ['error'], abortOnError: false });
   writeFileSync(outputFile, `${JSON.stringify(createOpenApiDocument(app), null, 2)}\n`);
 }

@@ -11,9 +11,10 @@ type PropertyMetadata = Record<string, { type?: unknown }>;
 type ModelMetadata = [Promise<Record<string, { prototype: object }>>, Record<string, PropertyMetadata>][];
 
 /**
- * The OpenAPI document needs what the swagger CLI plugin reads from the API's types. The build runs the plugin; code
- * compiled without it (Jest compiles with SWC, which has no type checker) gets the same metadata from the file
- * `scripts/generate-openapi-metadata.mjs` writes. A build never reads that file, so it can never serve stale metadata.
+ * The OpenAPI document needs what the swagger CLI plugin reads from the API's types. The build and Jest both compile
+ * with SWC, which has no type checker to run the plugin, so the same metadata comes from the committed file
+ * `scripts/generate-openapi-metadata.mjs` writes; `npm run typecheck` fails while that file is stale. Code compiled with
+ * the plugin (tsc through `nest build`) already carries it, and the file is not read.
  */
 export async function loadOpenApiMetadata(): Promise<void> {
   if (Object.hasOwn(ErrorBodyDto, PLUGIN_METADATA)) return;

@@ -38,8 +38,11 @@ export class PostTextStatusDto {
   text!: string;
 }
 
-/** Where the file comes from: exactly one of `url` (downloaded through the SSRF-safe client) and `data` (base64). */
-abstract class PostMediaStatusDto {
+/**
+ * Where the file comes from: exactly one of `url` (downloaded through the SSRF-safe client) and `data` (base64). Exported
+ * so that scripts/generate-openapi-metadata.mjs can name it: the build reads its properties from that file.
+ */
+export abstract class PostMediaStatusDto {
   /**
    * http(s) URL the file is downloaded from (public addresses only, at most 50 MB). Not with `data`.
    * @example "https://example.com/photo.jpg"
