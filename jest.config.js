@@ -3,19 +3,7 @@
 // SWC compiles without type-checking (the type-check is its own CI step), an order of magnitude faster than ts-jest's
 // type-aware compile, which rebuilt its program for every new file. The swagger CLI plugin needs a type checker, so
 // the API loads the plugin's metadata from apps/api/src/openapi-metadata.ts instead (openapi-plugin-metadata.ts).
-const swc = [
-  '@swc/jest',
-  {
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
-    sourceMaps: 'inline',
-  },
-];
+const swc = ['@swc/jest', { ...require('./scripts/lib/swc-typescript.js'), sourceMaps: 'inline' }];
 
 const moduleNameMapper = {
   '^@app/(config|contracts|database|messaging|observability|redis|security)$': '<rootDir>/libs/$1/src',

@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformFile } from '@swc/core';
+import swcTypeScript from './lib/swc-typescript.js';
 
 const root = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
 const started = Date.now();
@@ -55,13 +56,7 @@ async function compileOne(file) {
     // Stack traces in the operators' logs point at the TypeScript lines, as tsc's source maps did.
     sourceMaps: true,
     sourceFileName: relative(dirname(out), file),
-    jsc: {
-      parser: { syntax: 'typescript', decorators: true },
-      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: true },
-      target: 'es2022',
-      keepClassNames: true,
-    },
-    module: { type: 'commonjs' },
+    ...swcTypeScript,
   });
   mkdirSync(dirname(out), { recursive: true });
   const rewritten = code.replace(/require\("([^"]+)"\)/g, (_call, name) => `require(${JSON.stringify(resolveAlias(name, out))})`);
