@@ -357,7 +357,7 @@ async function main() {
     }
     writeFileSync(
       join(outputDir, 'timings.json'),
-      `${JSON.stringify({ stages, tiers: tiers.map(({ name, code }) => ({ name, code })) }, null, 2)}\n`,
+      `${JSON.stringify({ stages, tiers: tiers.map(({ name, code, report }) => ({ name, code, counts: report?.counts ?? null })) }, null, 2)}\n`,
     );
     printSummary({ stages, tiers, outputDir });
     exitCode = tiers.find((tier) => tier.code !== 0)?.code ?? 0;
